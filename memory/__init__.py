@@ -1,0 +1,34 @@
+"""vidmem's SQL memory: the schema, opening a memory by URI, atomic per-video writes."""
+
+from memory.ddl import arrow_schema
+from memory.description import describe_schema, schema_dict
+from memory.errors import SchemaError, StoreError, VidmemError
+from memory.extensions import load_extension
+from memory.rows import VideoRecord, VideoRows, rows_table
+from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
+from memory.store import Memory, StoredVideo, open_memory
+from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
+
+__all__ = [
+    "CONTENT_TABLES",
+    "DEFAULT_URI",
+    "SCHEMA_VERSION",
+    "VIDEO_TABLES",
+    "Memory",
+    "MemoryURI",
+    "SchemaError",
+    "StoreError",
+    "StoredVideo",
+    "VideoRecord",
+    "VideoRows",
+    "VidmemError",
+    "arrow_schema",
+    "describe_schema",
+    "load_extension",
+    "metadata",
+    "open_memory",
+    "parse_uri",
+    "rows_table",
+    "schema_dict",
+    "table",
+]

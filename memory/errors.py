@@ -1,0 +1,17 @@
+"""The root of vidmem's exception tree.
+
+It lives in `memory` because every other package depends on `memory`, never the other way round.
+Messages say what was expected, what came, where, and how to fix it.
+"""
+
+
+class VidmemError(Exception):
+    """Base class of every error vidmem raises on purpose."""
+
+
+class StoreError(VidmemError):
+    """The memory could not be opened, read or written."""
+
+
+class SchemaError(StoreError):
+    """Rows or a memory do not match the schema this vidmem knows."""
