@@ -1,0 +1,19 @@
+"""Ingest errors: what went wrong with which file, and how to fix it."""
+
+from memory.errors import VidmemError
+
+
+class IngestError(VidmemError):
+    """A video could not be ingested (the batch goes on; the reason is recorded)."""
+
+
+class BadVideoError(IngestError):
+    """The file is missing, empty, unreadable, truncated or not a video."""
+
+
+class SettingsError(IngestError):
+    """Ingest settings are invalid; raised when a run starts, not an hour into it."""
+
+
+class RoleUnavailable(IngestError):
+    """A model role has no weights or endpoint; the role is skipped, the video still lands."""

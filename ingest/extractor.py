@@ -1,0 +1,68 @@
+"""The one small interface every model role implements.
+
+An extractor is built once per run from the settings and reused across videos (its model loads
+lazily, once). For each video the pipeline calls `begin`, then `process` with only the frames
+sampled for the extractor's role (never, for audio-only roles), then `end`, which puts the rows
+it produced into the video's context. Roles that build on others (appearance on tracks, text
+embeddings on transcript/OCR/captions) read those from the context, so registry order matters.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pyarrow as pa
+
+from ingest.frames import FrameBatch
+from ingest.probe import VideoInfo
+from ingest.settings import IngestSettings
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Whether a role can run here, what it will use, and why not when it cannot."""
+
+    ok: bool
+    detail: str  # e.g. "packaged weights: /path/model.bin" or "no weights: pass --clip-pretrained PATH"
+    source: str = ""  # 'settings' | 'package' | 'cache' | 'download' | 'endpoint' | ''
+
+
+@dataclass
+class VideoContext:
+    """Everything produced for one video so far: tables by name, plus in-memory artifacts
+    (e.g. best crops per track) that later roles use but the memory does not store."""
+
+    info: VideoInfo
+    audio: Any = None  # float32 mono 16 kHz samples, loaded once when a role needs them
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    artifacts: dict[str, Any] = field(default_factory=dict)
+
+
+class Extractor(ABC):
+    role: ClassVar[str]
+    #: Tables this role writes (for `vidmem models` and for clearing a role's rows).
+    tables: ClassVar[tuple[str, ...]]
+
+    def __init__(self, settings: IngestSettings) -> None:
+        self.settings = settings
+
+    @abstractmethod
+    def availability(self) -> Availability:
+        """Cheap check (no model load): can this role run here, and with what."""
+
+    def sample_rate(self) -> float | None:
+        """Frames per second this role wants decoded; None for roles that take no frames."""
+        return None
+
+    def needs_audio(self) -> bool:
+        return False
+
+    def begin(self, ctx: VideoContext) -> None:  # noqa: B027 - optional hook
+        """Reset per-video state."""
+
+    def process(self, batch: FrameBatch) -> None:  # noqa: B027 - optional hook
+        """Consume a batch of this role's sampled frames."""
+
+    @abstractmethod
+    def end(self, ctx: VideoContext) -> None:
+        """Finish the video: put this role's tables (and artifacts) into `ctx`."""

@@ -1,0 +1,162 @@
+"""One decode pass per video: the sampling plan and the frame batches it yields.
+
+Each frame-consuming role asks for a rate; the plan is the union of their frame indices, so a
+frame wanted by tracking and OCR is decoded once. Decoding runs in a background thread, so the
+next batch is being decoded while extractors work on the current one.
+"""
+
+import logging
+import queue
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ingest.errors import BadVideoError
+from ingest.probe import VideoInfo
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Frame:
+    index: int  # decoded frame number, 0-based
+    t_s: float
+    image: np.ndarray  # H x W x 3, uint8, RGB
+    roles: frozenset[str]  # roles that sampled this frame
+
+
+@dataclass(frozen=True)
+class FrameBatch:
+    frames: tuple[Frame, ...]
+
+    def for_role(self, role: str) -> "FrameBatch":
+        return FrameBatch(tuple(f for f in self.frames if role in f.roles))
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+
+def sample_indices(num_frames: int, fps: float, rate: float) -> list[int]:
+    """Frame indices at `rate` samples per second, starting at frame 0.
+
+    >>> sample_indices(num_frames=50, fps=25.0, rate=5.0)[:4]
+    [0, 5, 10, 15]
+    """
+    step = max(fps / rate, 1.0)
+    count = int(np.floor((num_frames - 1) / step)) + 1
+    return sorted({min(round(i * step), num_frames - 1) for i in range(count)})
+
+
+def sampling_plan(info: VideoInfo, rates: Mapping[str, float]) -> dict[int, frozenset[str]]:
+    """Frame index -> roles wanting it, for every role's sampling rate."""
+    wanted: dict[int, set[str]] = {}
+    for role, rate in rates.items():
+        for idx in sample_indices(info.num_frames, info.fps, rate):
+            wanted.setdefault(idx, set()).add(role)
+    return {i: frozenset(r) for i, r in sorted(wanted.items())}
+
+
+def open_reader(path: str, device: str) -> object:
+    """A decord reader on the GPU when asked for (or 'auto') and decord has CUDA, else on the CPU."""
+    import decord
+
+    if device != "cpu":
+        gpu = int(device.split(":")[1]) if ":" in device else 0
+        try:
+            return decord.VideoReader(path, ctx=decord.gpu(gpu))
+        except Exception as exc:  # a CPU-only decord build raises DECORDError here
+            if device.startswith("cuda"):
+                log.warning("decord cannot decode on GPU %d (%s); decoding on the CPU", gpu, _first_line(exc))
+    return decord.VideoReader(path, ctx=decord.cpu(0))
+
+
+def decode(
+    info: VideoInfo,
+    plan: Mapping[int, frozenset[str]],
+    batch_size: int = 16,
+    device: str = "cpu",
+    prefetch: int = 2,
+) -> Iterator[FrameBatch]:
+    """Yield the planned frames in batches, decoding ahead in a background thread."""
+    if not plan:
+        return
+    out: queue.Queue[FrameBatch | BaseException | None] = queue.Queue(maxsize=prefetch)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for batch in _decode_batches(info, plan, batch_size, device):
+                while not stop.is_set():
+                    try:
+                        out.put(batch, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            out.put(None)
+        except BaseException as exc:  # handed to the consumer, which re-raises it
+            out.put(exc)
+
+    worker = threading.Thread(target=produce, name=f"decode-{info.video_id}", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = out.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        worker.join(timeout=5)
+
+
+def _decode_batches(
+    info: VideoInfo, plan: Mapping[int, frozenset[str]], batch_size: int, device: str
+) -> Iterator[FrameBatch]:
+    try:
+        reader: Any = open_reader(str(info.path), device)
+    except Exception as exc:  # decord.DECORDError and friends
+        raise BadVideoError(f"{info.path}: cannot decode video ({_first_line(exc)})") from exc
+    available = len(reader)
+    indices = [i for i in plan if i < available]
+    if len(indices) < len(plan):
+        log.info("%s: header says %d frames, decoder has %d", info.path, info.num_frames, available)
+    if not indices:
+        raise BadVideoError(f"{info.path}: zero-length video (the decoder found no frames)")
+    timestamps = None
+    for start in range(0, len(indices), batch_size):
+        chunk = indices[start : start + batch_size]
+        try:
+            images = reader.get_batch(chunk).asnumpy()
+        except Exception as exc:
+            raise BadVideoError(
+                f"{info.path}: decoding failed near t={chunk[0] / info.fps:.1f}s ({_first_line(exc)})"
+            ) from exc
+        if timestamps is None:
+            timestamps = _frame_times(reader, info)
+        yield FrameBatch(
+            tuple(
+                Frame(index=i, t_s=float(timestamps[i]), image=img, roles=plan[i])
+                for i, img in zip(chunk, images, strict=True)
+            )
+        )
+
+
+def _frame_times(reader: Any, info: VideoInfo) -> np.ndarray:
+    """Presentation time of each frame: real timestamps (variable frame rate safe) when available."""
+    try:
+        stamps = np.asarray(reader.get_frame_timestamp(range(len(reader))))
+        return stamps[:, 0].astype(float)
+    except Exception:
+        return np.arange(len(reader)) / info.fps
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

@@ -1,0 +1,214 @@
+"""The per-video pipeline: probe, one decode pass feeding every role, one atomic write."""
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingest.audio import load_audio
+from ingest.errors import BadVideoError, IngestError
+from ingest.extractor import Availability, Extractor, VideoContext
+from ingest.frames import decode, sampling_plan
+from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe, video_id_for
+from ingest.settings import PIPELINE_VERSION, IngestSettings
+from memory import Memory, VideoRecord, VideoRows
+
+log = logging.getLogger(__name__)
+
+#: Called after each decoded batch with (seconds of video done, video duration in seconds).
+Progress = Callable[[float, float], None]
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    path: Path
+    status: str  # 'ok' | 'skipped' (already in the memory with these settings) | 'failed'
+    video_id: str | None = None
+    error: str | None = None
+    duration_s: float | None = None
+    roles: dict[str, str] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    #: Wall seconds per stage: 'decode', 'audio', each role, 'write'.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+class Pipeline:
+    """Builds each role's extractor once, then ingests videos one at a time.
+
+    >>> pipe = Pipeline(IngestSettings().only("asr"))                 # doctest: +SKIP
+    >>> pipe.ingest("clip.mp4", open_memory("m.duckdb")).status        # doctest: +SKIP
+    'ok'
+    """
+
+    def __init__(self, settings: IngestSettings | None = None, extractors: Sequence[type[Extractor]] | None = None):
+        from ingest.registry import EXTRACTORS
+
+        self.settings = settings or IngestSettings()
+        self.settings_hash = self.settings.settings_hash()
+        self.availability: dict[str, Availability] = {}
+        self.extractors: list[Extractor] = []
+        for cls in extractors if extractors is not None else EXTRACTORS:
+            if not getattr(self.settings, cls.role).enabled:
+                continue
+            extractor = cls(self.settings)
+            avail = extractor.availability()
+            self.availability[cls.role] = avail
+            if avail.ok:
+                self.extractors.append(extractor)
+            else:
+                log.warning("role %s skipped: %s", cls.role, avail.detail)
+
+    def ingest(self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None) -> IngestResult:
+        """Ingest one file into `memory`: all its rows commit together, or a failure is recorded."""
+        started = time.perf_counter()
+        path = Path(path).expanduser().resolve()
+        try:
+            info = probe(path)
+        except BadVideoError as exc:
+            return self._fail(memory, path, _failure_id(path), str(exc), started)
+        stored = memory.stored_video(info.video_id)
+        if stored and stored.status == "ok" and stored.settings_hash == self.settings_hash and not force:
+            log.info("%s: already in the memory with these settings (%s)", path, info.video_id)
+            return IngestResult(path, "skipped", info.video_id, duration_s=info.duration_s)
+        try:
+            ctx, roles, stages = self._extract(info, progress)
+        except IngestError as exc:
+            return self._fail(memory, path, info.video_id, str(exc), started, info)
+        elapsed = time.perf_counter() - started
+        record = _record(info, "ok", None, roles, self.settings, self.settings_hash, elapsed)
+        t0 = time.perf_counter()
+        memory.write_video(VideoRows(record, ctx.tables))
+        stages["write"] = time.perf_counter() - t0
+        rows = {name: tbl.num_rows for name, tbl in ctx.tables.items()}
+        log.info("%s: stored %s in %.1fs", path, rows, time.perf_counter() - started)
+        return IngestResult(
+            path, "ok", info.video_id, None, info.duration_s, roles, rows, time.perf_counter() - started, stages
+        )
+
+    def _extract(
+        self, info: VideoInfo, progress: Progress | None
+    ) -> tuple[VideoContext, dict[str, str], dict[str, float]]:
+        ctx = VideoContext(info)
+        roles = {role: f"skipped: {a.detail}" for role, a in self.availability.items() if not a.ok}
+        stages: dict[str, float] = {}
+        active = []
+        for ex in self.extractors:
+            if ex.needs_audio() and not info.has_audio:
+                roles[ex.role] = "skipped: no audio track"
+            else:
+                active.append(ex)
+        if any(ex.needs_audio() for ex in active):
+            t0 = time.perf_counter()
+            ctx.audio = load_audio(info)
+            stages["audio"] = time.perf_counter() - t0
+        failed: dict[str, str] = {}
+
+        def guarded(ex: Extractor, step: Callable[[], None]) -> None:
+            if ex.role in failed:
+                return
+            t0 = time.perf_counter()
+            try:
+                step()
+            except IngestError as exc:
+                failed[ex.role] = str(exc)
+            except Exception as exc:  # a model crash fails its role, not the whole video
+                log.exception("role %s failed on %s", ex.role, info.path)
+                failed[ex.role] = f"{type(exc).__name__}: {exc}"
+            stages[ex.role] = stages.get(ex.role, 0.0) + time.perf_counter() - t0
+
+        for ex in active:
+            guarded(ex, lambda ex=ex: ex.begin(ctx))
+        rates = {ex.role: rate for ex in active if (rate := ex.sample_rate()) is not None}
+        plan = sampling_plan(info, rates)
+        t_wait = time.perf_counter()
+        for batch in decode(info, plan, self.settings.decode_batch, self.settings.device):
+            stages["decode"] = stages.get("decode", 0.0) + time.perf_counter() - t_wait
+            for ex in active:
+                sub = batch.for_role(ex.role)
+                if len(sub):
+                    guarded(ex, lambda ex=ex, sub=sub: ex.process(sub))
+            if progress:
+                progress(batch.frames[-1].t_s, info.duration_s)
+            t_wait = time.perf_counter()
+        for ex in active:
+            guarded(ex, lambda ex=ex: ex.end(ctx))
+        for ex in active:
+            if ex.role in failed:
+                roles[ex.role] = f"failed: {failed[ex.role]}"
+                for name in ex.tables:  # never store half of a role's output
+                    ctx.tables.pop(name, None)
+                log.warning("%s: role %s failed: %s", info.path, ex.role, failed[ex.role])
+            else:
+                roles[ex.role] = "ran"
+        return ctx, roles, stages
+
+    def _fail(
+        self, memory: Memory, path: Path, video_id: str, error: str, started: float, info: VideoInfo | None = None
+    ) -> IngestResult:
+        log.error("%s", error)
+        seconds = time.perf_counter() - started
+        if info is not None:
+            record = _record(info, "failed", error, {}, self.settings, self.settings_hash, seconds)
+        else:  # not even probed: record what we know of the file
+            record = VideoRecord(
+                video_id=video_id,
+                path=str(path),
+                status="failed",
+                error=error,
+                size_bytes=path.stat().st_size if path.is_file() else None,
+                pipeline_version=PIPELINE_VERSION,
+                settings_hash=self.settings_hash,
+                ingest_seconds=seconds,
+            )
+        memory.record_failure(record)
+        return IngestResult(path, "failed", video_id, error, seconds=time.perf_counter() - started)
+
+
+def _failure_id(path: Path) -> str:
+    """The content id when the bytes can be read (so a fixed re-run replaces it), else one from the path."""
+    try:
+        check_readable(path)
+        return video_id_for(content_hash(path))
+    except (BadVideoError, OSError):
+        return path_id(path)
+
+
+def _record(
+    info: VideoInfo,
+    status: str,
+    error: str | None,
+    roles: dict[str, str],
+    settings: IngestSettings,
+    settings_hash: str,
+    seconds: float,
+) -> VideoRecord:
+    return VideoRecord(
+        video_id=info.video_id,
+        path=str(info.path),
+        status=status,
+        content_hash=info.content_hash,
+        size_bytes=info.size_bytes,
+        duration_s=info.duration_s,
+        fps=info.fps,
+        num_frames=info.num_frames,
+        width=info.width,
+        height=info.height,
+        video_codec=info.video_codec,
+        has_audio=info.has_audio,
+        audio_codec=info.audio_codec,
+        error=error,
+        roles=roles,
+        pipeline_version=PIPELINE_VERSION,
+        settings_hash=settings_hash,
+        settings=settings.to_dict(),
+        ingest_seconds=seconds,
+    )
+
+
+def ingest_video(
+    path: str | Path, memory: Memory, settings: IngestSettings | None = None, *, force: bool = False
+) -> IngestResult:
+    """Ingest one video with a one-off pipeline (build a `Pipeline` to reuse models across videos)."""
+    return Pipeline(settings).ingest(path, memory, force=force)

@@ -1,0 +1,10 @@
+"""The ordered registry of model roles. Adding a role: one module, one line here.
+
+Order matters: a role that reads another's output (appearance reads tracks; text embeddings read
+transcript, OCR spans and captions) comes after it.
+"""
+
+from ingest.asr import SpeechRecognizer
+from ingest.extractor import Extractor
+
+EXTRACTORS: tuple[type[Extractor], ...] = (SpeechRecognizer,)

@@ -1,0 +1,172 @@
+"""Ingest settings: one frozen, typed object per role, validated when a run starts.
+
+Fields that change what is stored feed `settings_hash()`: a video whose content and hash are
+already in the memory is not ingested again, and changed settings re-ingest it. Fields that only
+change speed (batch sizes, device, threads) carry `metadata={"hash": False}`.
+"""
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
+from typing import Any
+
+from ingest.errors import SettingsError
+
+PIPELINE_VERSION = "1"
+
+
+def _speed_only(default: Any) -> Any:
+    return field(default=default, metadata={"hash": False})
+
+
+def _positive(owner: str, **values: float | None) -> None:
+    for name, value in values.items():
+        if value is not None and value <= 0:
+            raise SettingsError(f"{owner}.{name} must be > 0, got {value}")
+
+
+@dataclass(frozen=True)
+class AsrSettings:
+    enabled: bool = True
+    model: str = "base"  # faster-whisper size name, or a directory of CTranslate2 weights
+    language: str | None = None  # None: detect
+    beam_size: int = 5
+    vad: bool = True
+    compute_type: str = _speed_only("int8")
+
+    def __post_init__(self) -> None:
+        _positive("asr", beam_size=self.beam_size)
+
+
+@dataclass(frozen=True)
+class TrackingSettings:
+    enabled: bool = True
+    fps: float = 5.0  # tracking needs a higher rate than captions: boxes must overlap between samples
+    model: str = "yolo11n-seg.pt"  # ultralytics weights name or path
+    tracker: str = "bytetrack"  # boxmot tracker needing no ReID weights; ReID trackers when reid_weights is set
+    reid_weights: str | None = None
+    confidence: float = 0.25
+    classes: tuple[str, ...] = ()  # empty: every class the model knows
+    min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
+    image_size: int = 640
+    batch_size: int = _speed_only(8)
+
+    def __post_init__(self) -> None:
+        _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
+        if not 0 <= self.confidence <= 1:
+            raise SettingsError(f"tracking.confidence must be within 0..1, got {self.confidence}")
+
+
+@dataclass(frozen=True)
+class OcrSettings:
+    enabled: bool = True
+    fps: float = 1.0
+    min_confidence: float = 0.5
+    batch_size: int = _speed_only(4)
+
+    def __post_init__(self) -> None:
+        _positive("ocr", fps=self.fps, batch_size=self.batch_size)
+
+
+@dataclass(frozen=True)
+class ClipSettings:
+    enabled: bool = True
+    fps: float = 1.0
+    model: str = "ViT-B-32"  # open_clip architecture
+    pretrained: str | None = "openai"  # open_clip tag, or a checkpoint path
+    batch_size: int = _speed_only(8)
+
+    def __post_init__(self) -> None:
+        _positive("clip", fps=self.fps, batch_size=self.batch_size)
+
+
+@dataclass(frozen=True)
+class AppearanceSettings:
+    enabled: bool = True
+    attributes: tuple[str, ...] = ()  # zero-shot attribute prompts; empty: built-in colour/clothing list
+
+
+@dataclass(frozen=True)
+class ActionSettings:
+    enabled: bool = True
+    labels: tuple[str, ...] = ()  # zero-shot action prompts; empty: built-in list
+    window_s: float = 2.0
+
+    def __post_init__(self) -> None:
+        _positive("actions", window_s=self.window_s)
+
+
+@dataclass(frozen=True)
+class CaptionSettings:
+    enabled: bool = True
+    fps: float = 0.2
+    model: str | None = None  # vision model name at the OpenAI-compatible endpoint; None: role off
+    base_url: str | None = None  # None: OPENAI_BASE_URL
+    prompt: str = "Describe what is happening in this video frame in one sentence."
+    merge_similarity: float = 0.8  # consecutive captions at least this similar merge into one clip caption
+
+    def __post_init__(self) -> None:
+        _positive("captions", fps=self.fps)
+
+
+@dataclass(frozen=True)
+class TextEmbeddingSettings:
+    enabled: bool = True
+    model: str = "all-MiniLM-L6-v2"  # sentence-transformers name or path
+
+
+@dataclass(frozen=True)
+class IngestSettings:
+    asr: AsrSettings = field(default_factory=AsrSettings)
+    tracking: TrackingSettings = field(default_factory=TrackingSettings)
+    ocr: OcrSettings = field(default_factory=OcrSettings)
+    clip: ClipSettings = field(default_factory=ClipSettings)
+    appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
+    actions: ActionSettings = field(default_factory=ActionSettings)
+    captions: CaptionSettings = field(default_factory=CaptionSettings)
+    text_embeddings: TextEmbeddingSettings = field(default_factory=TextEmbeddingSettings)
+    device: str = _speed_only("auto")  # 'auto' | 'cpu' | 'cuda'
+    decode_batch: int = _speed_only(16)
+
+    def __post_init__(self) -> None:
+        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
+            raise SettingsError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
+        _positive("ingest", decode_batch=self.decode_batch)
+
+    def only(self, *roles: str) -> "IngestSettings":
+        """These settings with every role not named switched off (e.g. `only("asr")`)."""
+        unknown = set(roles) - set(ROLE_NAMES)
+        if unknown:
+            raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(ROLE_NAMES)}")
+        changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in ROLE_NAMES}
+        return _replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def settings_hash(self) -> str:
+        """Hash of what changes stored rows (speed-only fields and disabled roles excluded)."""
+        payload = json.dumps({"pipeline": PIPELINE_VERSION, **_hashed(self)}, sort_keys=True, default=str)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+ROLE_NAMES = ("tracking", "asr", "ocr", "clip", "appearance", "actions", "captions", "text_embeddings")
+
+
+def _hashed(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        if not f.metadata.get("hash", True):
+            continue
+        value = getattr(obj, f.name)
+        if is_dataclass(value):
+            if not getattr(value, "enabled", True):
+                out[f.name] = "off"
+                continue
+            value = _hashed(value)
+        out[f.name] = value
+    return out
+
+
+def _replace(obj: Any, **changes: Any) -> Any:
+    return replace(obj, **changes)
