@@ -65,7 +65,7 @@ class Memory:
         """Run `sql` with bound `params` on a fresh cursor; rows as an Arrow table."""
         cur = self.cursor()
         try:
-            return cur.execute(sql, params).fetch_arrow_table()
+            return cur.execute(sql, params).to_arrow_table()
         finally:
             cur.close()
 

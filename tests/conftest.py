@@ -1,0 +1,38 @@
+"""Shared test fixtures: real media (generated once, cached) and memories ingested from it."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures.make_fixtures import ensure_fixtures
+
+TRUTH_FILE = Path(__file__).parent / "fixtures" / "truth.json"
+
+
+@pytest.fixture(scope="session")
+def media() -> dict[str, Path]:
+    """Name -> path of every fixture file (real sample videos, generated clips, bad inputs)."""
+    return ensure_fixtures()
+
+
+@pytest.fixture(scope="session")
+def truth() -> dict[str, Any]:
+    """Hand-checked facts about the fixture clips (tests/fixtures/truth.json)."""
+    return json.loads(TRUTH_FILE.read_text())
+
+
+@pytest.fixture(scope="session")
+def asr_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A DuckDB memory holding the two speech clips ingested with ASR only (read it, don't write)."""
+    from ingest import IngestSettings, Pipeline
+    from memory import open_memory
+
+    path = tmp_path_factory.mktemp("asr") / "asr.duckdb"
+    pipeline = Pipeline(IngestSettings().only("asr"))
+    with open_memory(path) as mem:
+        for name in ("speech_sign", "speech_count"):
+            result = pipeline.ingest(media[name], mem)
+            assert result.status == "ok", result.error
+    return path

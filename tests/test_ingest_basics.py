@@ -1,0 +1,150 @@
+"""Ingesting real clips: transcript quality, idempotence, bad inputs leave the memory intact."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jiwer
+import pytest
+
+from ingest import IngestSettings, Pipeline
+from ingest.frames import sample_indices
+from ingest.sources import expand_sources
+from memory import open_memory
+
+
+def _normalize(text: str) -> str:
+    return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
+
+
+@pytest.mark.parametrize("clip", ["speech_sign", "speech_count"])
+def test_transcript_matches_the_spoken_sentence(asr_memory: Path, truth: dict[str, Any], clip: str) -> None:
+    facts = truth["clips"][clip]
+    with open_memory(asr_memory, read_only=True) as mem:
+        segs = mem.query(
+            "SELECT t.start_s, t.end_s, t.text FROM transcript t JOIN videos v USING (video_id) "
+            "WHERE v.path LIKE ? ORDER BY t.start_s",
+            [f"%{facts['file']}"],
+        ).to_pylist()
+    said = " ".join(s["text"] for s in segs)
+    wer = jiwer.wer(_normalize(facts["speech"]["text"]), _normalize(said))
+    assert wer < 0.2, (said, wer)
+    for s in segs:
+        assert 0 <= s["start_s"] < s["end_s"] <= facts["duration_s"]
+    # the speech is placed where the fixture put it (VAD may start a little early)
+    assert abs(segs[0]["start_s"] - facts["speech"]["voiced_start_s"]) < 1.0
+    assert abs(segs[-1]["end_s"] - facts["speech"]["voiced_end_s"]) < 1.0
+
+
+def test_word_times_lie_inside_their_segment(asr_memory: Path) -> None:
+    with open_memory(asr_memory, read_only=True) as mem:
+        bad = mem.query(
+            "SELECT w.* FROM transcript_words w JOIN transcript t USING (video_id, segment_id) "
+            "WHERE w.start_s < t.start_s - 0.05 OR w.end_s > t.end_s + 0.05 OR w.start_s > w.end_s"
+        )
+        words = mem.query("SELECT count(*) AS n FROM transcript_words")["n"][0].as_py()
+    assert bad.num_rows == 0
+    assert words >= 8
+
+
+def test_ingesting_the_same_file_twice_keeps_one_copy(media: dict[str, Path], tmp_path: Path) -> None:
+    pipeline = Pipeline(IngestSettings().only("asr"))
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        first = pipeline.ingest(media["speech_sign"], mem)
+        before = mem.table_counts()
+        second = pipeline.ingest(media["speech_sign"], mem)
+        assert (first.status, second.status) == ("ok", "skipped")
+        assert mem.table_counts() == before
+        forced = pipeline.ingest(media["speech_sign"], mem, force=True)
+        assert forced.status == "ok"
+        assert mem.table_counts() == before
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("bad_missing", "file not found"),
+        ("bad_zero", "empty file (0 bytes)"),
+        ("bad_not_video", "not a readable video"),
+        ("bad_truncated", "truncated or corrupt"),
+    ],
+)
+def test_bad_input_gets_one_clear_reason_and_the_memory_stays_intact(
+    media: dict[str, Path], tmp_path: Path, name: str, reason: str
+) -> None:
+    pipeline = Pipeline(IngestSettings().only("asr"))
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        assert pipeline.ingest(media["speech_sign"], mem).status == "ok"
+        good = mem.table_counts()
+        result = pipeline.ingest(media[name], mem)
+        assert result.status == "failed"
+        assert result.error is not None and reason in result.error
+        assert str(media[name].name) in result.error
+        failed = mem.query("SELECT error FROM videos WHERE status = 'failed'").to_pylist()
+        assert failed == [{"error": result.error}]
+        after = mem.table_counts()
+    assert {k: v for k, v in after.items() if k != "videos"} == {k: v for k, v in good.items() if k != "videos"}
+
+
+def test_video_without_audio_lands_with_asr_skipped(media: dict[str, Path], tmp_path: Path) -> None:
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        result = Pipeline(IngestSettings().only("asr")).ingest(media["no_audio"], mem)
+        assert result.status == "ok"
+        assert result.roles == {"asr": "skipped: no audio track"}
+        row = mem.query("SELECT has_audio, status, roles, duration_s FROM videos").to_pylist()[0]
+    assert row["has_audio"] is False and row["status"] == "ok"
+    assert json.loads(row["roles"]) == {"asr": "skipped: no audio track"}
+    assert row["duration_s"] == pytest.approx(6.0, abs=0.1)
+
+
+def test_metadata_of_an_odd_codec_and_name(media: dict[str, Path], tmp_path: Path) -> None:
+    pipeline = Pipeline(IngestSettings().only("asr"))
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        for name in ("weird_codec", "odd_name"):
+            assert pipeline.ingest(media[name], mem).status == "ok", name
+        rows = mem.query("SELECT path, video_codec, width, height FROM videos ORDER BY path").to_pylist()
+    assert {r["video_codec"] for r in rows} == {"mjpeg", "h264"}
+    assert any("ü [1]" in r["path"] for r in rows)
+
+
+def test_sampling_plan_covers_the_video() -> None:
+    assert sample_indices(num_frames=100, fps=10.0, rate=1.0) == list(range(0, 100, 10))
+    assert sample_indices(num_frames=5, fps=10.0, rate=30.0) == [0, 1, 2, 3, 4]  # never above the frame rate
+
+
+def test_sources_expand_folders_globs_and_lists(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    for name in ("a/x.mp4", "a/y.MOV", "a/notes.md", "z.avi"):
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / "list.txt").write_text("# archive\nz.avi\nmissing.mp4\n")
+    found = expand_sources([tmp_path / "a", str(tmp_path / "*.avi"), tmp_path / "list.txt"])
+    names = [p.relative_to(tmp_path).as_posix() for p in found]
+    assert names == ["a/x.mp4", "a/y.MOV", "z.avi", "missing.mp4"]
+
+
+def _vidmem(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "vidmem", *args], capture_output=True, text=True, timeout=600)
+
+
+def test_command_line_ingest_sql_info(media: dict[str, Path], tmp_path: Path, truth: dict[str, Any]) -> None:
+    mem = str(tmp_path / "cli.duckdb")
+    done = _vidmem("ingest", str(media["speech_sign"]), str(media["bad_zero"]), "--only", "asr", "--memory", mem)
+    assert done.returncode == 1, done.stderr  # one input failed
+    assert "1 ingested, 0 already stored, 1 failed" in done.stdout
+    assert "empty file (0 bytes)" in done.stderr
+    out = _vidmem("sql", "SELECT text FROM transcript ORDER BY start_s", "--memory", mem, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    said = " ".join(r["text"] for r in json.loads(out.stdout))
+    assert jiwer.wer(_normalize(truth["clips"]["speech_sign"]["speech"]["text"]), _normalize(said)) < 0.2
+    bad = _vidmem("sql", "SELEC nonsense", "--memory", mem)
+    assert bad.returncode == 1 and "syntax error" in bad.stderr.lower()
+    info = _vidmem("info", "--memory", mem, "--format", "json")
+    summary = json.loads(info.stdout)
+    assert (summary["ok"], summary["failed"]) == (1, 1)
+    assert summary["rows"]["transcript"] >= 1
+    assert _vidmem("--help").returncode == 2 or "ingest" in _vidmem("--help").stdout
+    for cmd in ("ingest", "sql", "info", "models"):
+        helped = _vidmem(cmd, "--help")
+        assert helped.returncode == 0 and "usage: vidmem " + cmd in helped.stdout

@@ -1,0 +1,3 @@
+from vidmem.cli import main
+
+raise SystemExit(main())
