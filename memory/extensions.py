@@ -59,7 +59,10 @@ def load_extension(con: duckdb.DuckDBPyConnection, name: str) -> bool:
         return True
     log.warning(
         "DuckDB extension %r is unavailable (pip install duckdb-extension-%s==%s); tried: %s",
-        name, name, duckdb.__version__, "; ".join(errors),
+        name,
+        name,
+        duckdb.__version__,
+        "; ".join(errors),
     )
     return False
 

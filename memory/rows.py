@@ -91,4 +91,6 @@ class VideoRows:
                 )
             ids = set(tbl.column("video_id").to_pylist()) if tbl.num_rows else set()
             if ids - {self.record.video_id}:
-                raise SchemaError(f"table {name}: rows for other videos {sorted(ids)} in the batch of {self.record.video_id}")
+                raise SchemaError(
+                    f"table {name}: rows for other videos {sorted(ids)} in the batch of {self.record.video_id}"
+                )

@@ -179,7 +179,9 @@ captions = Table(
     metadata,
     _video_id(),
     Column("caption_id", Integer, nullable=False, comment="Caption number within the video and level."),
-    Column("level", String, nullable=False, comment="'frame' for one sampled frame, 'clip' for merged near-identical ones."),
+    Column(
+        "level", String, nullable=False, comment="'frame' for one sampled frame, 'clip' for merged near-identical ones."
+    ),
     _seconds("start_s", "Start of the time the caption describes."),
     _seconds("end_s", "End of the time the caption describes."),
     Column("text", String, nullable=False, comment="Description of what is visible."),
@@ -193,7 +195,12 @@ frame_embeddings = Table(
     _video_id(),
     Column("frame_index", Integer, nullable=False, comment="Decoded frame number (0-based)."),
     _seconds("t_s", "Time of the frame."),
-    Column("model", String, nullable=False, comment="Image-text model (e.g. 'ViT-B-32/openai'); compare only same-model vectors."),
+    Column(
+        "model",
+        String,
+        nullable=False,
+        comment="Image-text model (e.g. 'ViT-B-32/openai'); compare only same-model vectors.",
+    ),
     Column("embedding", FloatList(), nullable=False, comment="L2-normalized image embedding (cosine = dot product)."),
     comment="Time-dominant: CLIP image embeddings of sampled frames, for text-to-frame search.",
 )
@@ -202,7 +209,9 @@ text_embeddings = Table(
     "text_embeddings",
     metadata,
     _video_id(),
-    Column("source", String, nullable=False, comment="Table the text comes from: 'transcript', 'ocr_spans' or 'captions'."),
+    Column(
+        "source", String, nullable=False, comment="Table the text comes from: 'transcript', 'ocr_spans' or 'captions'."
+    ),
     Column("item_id", Integer, nullable=False, comment="segment_id, span_id or caption_id in that table."),
     Column("model", String, nullable=False, comment="Text embedding model; compare only same-model vectors."),
     Column("embedding", FloatList(), nullable=False, comment="L2-normalized sentence embedding."),

@@ -1,5 +1,6 @@
 """Opening a memory and writing one video's rows atomically."""
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -157,10 +158,9 @@ class Memory:
 
 
 def _rollback(cur: duckdb.DuckDBPyConnection) -> None:
-    try:
+    # The transaction may already be aborted; nothing was committed either way.
+    with contextlib.suppress(duckdb.Error):
         cur.execute("ROLLBACK")
-    except duckdb.Error:
-        pass  # the transaction may already be aborted; nothing was committed either way
 
 
 def open_memory(uri: str | Path | MemoryURI = DEFAULT_URI, *, read_only: bool = False) -> Memory:

@@ -23,10 +23,15 @@ def _rows(video_id: str, n_segments: int = 2) -> VideoRows:
     record = VideoRecord(video_id=video_id, path=f"/videos/{video_id}.mp4", status="ok", duration_s=10.0)
     transcript = rows_table(
         "transcript",
-        [{"segment_id": i, "start_s": i * 2.0, "end_s": i * 2.0 + 1.5, "text": f"segment {i}"} for i in range(n_segments)],
+        [
+            {"segment_id": i, "start_s": i * 2.0, "end_s": i * 2.0 + 1.5, "text": f"segment {i}"}
+            for i in range(n_segments)
+        ],
         video_id,
     )
-    emb = rows_table("frame_embeddings", [{"frame_index": 0, "t_s": 0.0, "model": "m", "embedding": [0.6, 0.8]}], video_id)
+    emb = rows_table(
+        "frame_embeddings", [{"frame_index": 0, "t_s": 0.0, "model": "m", "embedding": [0.6, 0.8]}], video_id
+    )
     return VideoRows(record, {"transcript": transcript, "frame_embeddings": emb})
 
 

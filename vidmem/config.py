@@ -104,9 +104,7 @@ def settings_from(args: argparse.Namespace | None = None, environ: Mapping[str, 
         top["decode_batch"] = int(top["decode_batch"])
     try:
         settings = IngestSettings(**top)
-        settings = replace(
-            settings, **{role: replace(getattr(settings, role), **v) for role, v in values.items() if v}
-        )
+        settings = replace(settings, **{role: replace(getattr(settings, role), **v) for role, v in values.items() if v})
     except TypeError as exc:
         raise SettingsError(f"unknown setting: {exc}") from exc
     only = _roles(getattr(args, "only", None) if args else None)

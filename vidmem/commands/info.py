@@ -7,10 +7,13 @@ from memory import open_memory
 from vidmem.cli import EXIT_OK, add_memory_arg
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("info", help="summarize a memory: videos, hours, rows per table",
-                       description="Summarize a memory: how many videos (ok / failed), hours of video, "
-                       "rows per table, and the failures with their reasons.")
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "info",
+        help="summarize a memory: videos, hours, rows per table",
+        description="Summarize a memory: how many videos (ok / failed), hours of video, "
+        "rows per table, and the failures with their reasons.",
+    )
     add_memory_arg(p)
     p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     p.set_defaults(run=run)

@@ -10,7 +10,7 @@ from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 from vidmem.config import add_settings_args, settings_from
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ingest",
         help="decode videos and store what the models see and hear",
@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 rows = ", ".join(f"{k} {v}" for k, v in result.rows.items() if v) or "no rows"
                 notes = "; ".join(f"{r} {s}" for r, s in result.roles.items() if s != "ran")
-                print(f"{prefix} ({result.duration_s:.1f}s of video in {result.seconds:.1f}s): {rows}"
-                      + (f" [{notes}]" if notes else ""))
+                print(
+                    f"{prefix} ({result.duration_s:.1f}s of video in {result.seconds:.1f}s): {rows}"
+                    + (f" [{notes}]" if notes else "")
+                )
     print(f"{counts['ok']} ingested, {counts['skipped']} already stored, {counts['failed']} failed -> {args.memory}")
     return EXIT_FAILED if counts["failed"] else EXIT_OK

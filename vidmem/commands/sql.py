@@ -1,6 +1,7 @@
 """vidmem sql: query the memory in SQL, one-shot or in an interactive shell."""
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -15,22 +16,24 @@ HISTORY = Path.home() / ".vidmem_sql_history"
 Formatter = Callable[..., str | bytes]
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sql",
         help="run SQL over the memory (one-shot or interactive)",
         description="Run read-only SQL over the memory. With QUERY: run it and print the result. Without: "
         "an interactive shell (history kept in ~/.vidmem_sql_history), or SQL read from standard input. "
         "The queries library (views and macros such as timeline, when_visible) is available.",
-        epilog="Examples:\n  vidmem sql \"SELECT start_s, text FROM transcript ORDER BY start_s\"\n"
-        "  vidmem sql --schema\n  vidmem sql \"SELECT * FROM tracks\" --format parquet --output tracks.parquet",
+        epilog='Examples:\n  vidmem sql "SELECT start_s, text FROM transcript ORDER BY start_s"\n'
+        '  vidmem sql --schema\n  vidmem sql "SELECT * FROM tracks" --format parquet --output tracks.parquet',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("query", nargs="?", help="SQL to run; omit for an interactive shell or stdin")
     add_memory_arg(p)
     p.add_argument("--format", "-f", choices=("table", "csv", "json", "parquet"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write the result to FILE instead of standard output")
-    p.add_argument("--schema", action="store_true", help="print the schema description (tables, columns, meaning, units)")
+    p.add_argument(
+        "--schema", action="store_true", help="print the schema description (tables, columns, meaning, units)"
+    )
     p.add_argument("--max-rows", type=int, default=100, help="rows shown in table format (default 100)")
     p.set_defaults(run=run)
 
@@ -73,10 +76,8 @@ def _one(memory: Memory, sql: str, args: argparse.Namespace, fmt: Formatter) -> 
 def _shell(memory: Memory, args: argparse.Namespace, fmt: Formatter) -> int:
     import readline
 
-    try:
+    with contextlib.suppress(OSError):  # no history yet
         readline.read_history_file(HISTORY)
-    except OSError:
-        pass  # first session
     print(f"vidmem sql on {memory.uri} (read-only). End statements with ';'. .schema, .tables, .quit")
     buffer: list[str] = []
     try:
