@@ -1,0 +1,55 @@
+"""Agents: natural-language questions answered by planning over the SQL memory.
+
+>>> from agents import ask                                             # doctest: +SKIP
+>>> answer = ask("When is the train mentioned?", ctx, planner="react")  # doctest: +SKIP
+"""
+
+from agents.answer import NO_ANSWER, Answer, ask
+from agents.chain import ChainSettings, PlanResult
+from agents.choices import ChoiceSettings
+from agents.critic import CriticSettings
+from agents.errors import AgentError, GuardError, LLMError, ModelOutputError, SQLRunError
+from agents.llm import ChatModel, Completion, Message
+from agents.mcts import MctsSettings
+from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
+from agents.react import ReactSettings
+from agents.steps import Evidence, Observation, Step, Usage
+from agents.strategies import Strategy, StrategySettings
+from agents.tools.base import Tool, ToolContext
+from agents.trace import Node, SearchTree, render_tree
+
+__all__ = [
+    "NO_ANSWER",
+    "PLANNERS",
+    "PLANNER_NAMES",
+    "AgentError",
+    "AgentSettings",
+    "Answer",
+    "ChainSettings",
+    "ChatModel",
+    "ChoiceSettings",
+    "Completion",
+    "CriticSettings",
+    "Evidence",
+    "GuardError",
+    "LLMError",
+    "MctsSettings",
+    "Message",
+    "ModelOutputError",
+    "Node",
+    "Observation",
+    "PlanResult",
+    "Planner",
+    "ReactSettings",
+    "SQLRunError",
+    "SearchTree",
+    "Step",
+    "Strategy",
+    "StrategySettings",
+    "Tool",
+    "ToolContext",
+    "Usage",
+    "ask",
+    "make_planner",
+    "render_tree",
+]

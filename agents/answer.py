@@ -1,0 +1,122 @@
+"""The public entry point: `ask` a question of a memory and get an `Answer` you can check.
+
+An answer carries its evidence (the SQL that ran, the rows used, the times they point at), what
+it cost (prompt and completion tokens, LLM calls, seconds) and the whole search tree.
+
+>>> ans = ask("When does the speaker mention the train?", ctx, planner="mcts")   # doctest: +SKIP
+>>> ans.text, ans.usage.prompt_tokens, ans.evidence[0].sql                       # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.chain import PlanResult, metered
+from agents.choices import verify_choices
+from agents.errors import AgentError
+from agents.planner import AgentSettings, make_planner
+from agents.steps import Evidence, Usage
+from agents.tools.base import Tool, ToolContext
+from agents.trace import SearchTree, render_tree
+
+NO_ANSWER = "No answer: every attempt failed to reach one (see the search tree for why)."
+
+
+@dataclass(frozen=True)
+class Answer:
+    question: str
+    text: str  # the answer, or NO_ANSWER
+    ok: bool  # False when no chain reached an answer
+    planner: str
+    evidence: tuple[Evidence, ...]
+    usage: Usage  # every LLM call of this answer: planner, critics, and the tools' sub-agents
+    seconds: float  # wall time
+    tree: SearchTree
+    choices: tuple[str, ...] = ()
+    choice: int | None = None  # index into `choices` for a multiple-choice question
+
+    @property
+    def times_s(self) -> tuple[float, ...]:
+        """Every time the evidence points at, sorted, each once."""
+        return tuple(sorted({t for ev in self.evidence for t in ev.times_s}))
+
+    @property
+    def sql(self) -> tuple[str, ...]:
+        """The SQL that ran for the evidence, in order."""
+        return tuple(ev.sql for ev in self.evidence if ev.sql)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "ok": self.ok,
+            "planner": self.planner,
+            "choices": list(self.choices),
+            "choice": self.choice,
+            "evidence": [asdict(ev) for ev in self.evidence],
+            "times_s": list(self.times_s),
+            "usage": asdict(self.usage),
+            "seconds": self.seconds,
+            "tree": self.tree.to_dict(),
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """The answer, its evidence, its cost and the full search tree as JSON."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=str)
+
+    def render_tree(self, path: str | Path) -> Path:
+        """The search tree as a PNG picture (needs matplotlib)."""
+        return render_tree(self.tree, path)
+
+
+def ask(
+    question: str,
+    ctx: ToolContext,
+    *,
+    planner: str = "react",
+    choices: Sequence[str] | None = None,
+    settings: AgentSettings | None = None,
+    tools: Sequence[Tool] | None = None,
+) -> Answer:
+    """Answer `question` over the memory in `ctx` with the named planner.
+
+    With `choices`, the planner answers directly, each choice is verified against the memory and an
+    adjudicator picks one (unless `settings.choices.verify` is off). `tools` defaults to every tool
+    in the registry. Model mistakes never raise; an unusable endpoint raises LLMError.
+    """
+    if not question.strip():
+        raise AgentError("the question is empty")
+    if choices is not None and not 2 <= len(choices) <= 26:
+        raise AgentError(f"a multiple-choice question needs 2 to 26 choices, got {len(choices)}")
+    settings = settings or AgentSettings()
+    started = time.perf_counter()
+    ctx, meter = metered(ctx)
+    toolset = list(tools) if tools is not None else default_tools(ctx)
+    result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
+    if choices:
+        result = verify_choices(question, choices, result, toolset, ctx, settings.choices)
+    ok = result.answer is not None
+    return Answer(
+        question=question,
+        text=result.answer if result.answer is not None else NO_ANSWER,
+        ok=ok,
+        planner=planner,
+        evidence=result.tree.evidence(result.answer_nodes),
+        usage=meter.total,
+        seconds=time.perf_counter() - started,
+        tree=result.tree,
+        choices=tuple(choices or ()),
+        choice=result.choice,
+    )
+
+
+def default_tools(ctx: ToolContext) -> list[Tool]:
+    """Every tool in the registry that can run with `ctx`."""
+    from agents.tools.registry import build_tools
+
+    return list(build_tools(ctx))

@@ -1,0 +1,305 @@
+"""The chain every planner runs: thought -> action -> action input -> observation, one step per
+LLM call, recorded as nodes of a `SearchTree`.
+
+Model mistakes (no action, unknown tool, unparseable output, a tool error the model caused)
+become a step with its error shown back to the model; after `max_errors` of them in a row, or
+`max_steps` steps, the chain ends as a failure node. vidmem's own bugs raise.
+
+The prompt is ordered for prompt caching: the system prompt (instructions and tool descriptions)
+is the same for every call of a run, the question comes next, and the history grows at the end, so
+every call of a chain (and every MCTS branch) extends a prefix the server has already seen.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from string import Template
+
+from agents.errors import AgentError, ModelOutputError
+from agents.llm import ChatModel, Completion, Message
+from agents.parsing import match_name, parse_action
+from agents.steps import Observation, Step, Usage
+from agents.tools.base import Tool, ToolContext
+from agents.trace import Node, SearchTree
+
+log = logging.getLogger(__name__)
+
+#: The action that ends a chain. A `finish` tool from the registry is used when given; otherwise
+#: the chain treats the action input as the answer itself.
+FINISH = "finish"
+_FORMAT_HINT = "Reply with Thought:, Action: and Action Input: lines (Action: finish when you know the answer)."
+
+
+@cache
+def load_prompt(name: str) -> Template:
+    """A prompt file from agents/prompts as a `string.Template` ($name placeholders)."""
+    try:
+        text = resources.files("agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise AgentError(f"prompt file agents/prompts/{name}.txt is missing from the installed package") from exc
+    return Template(text.strip())
+
+
+@dataclass(frozen=True)
+class ChainSettings:
+    max_steps: int = 6  # steps per chain (per critic round; per branch execution in MCTS)
+    max_errors: int = 2  # model mistakes in a row that end the chain as a failure
+    max_tokens: int = 256  # completion tokens per step
+    temperature: float = 0.0
+    observation_chars: int = 1200  # longer observations are cut in the prompt (the trace keeps them whole)
+
+    def __post_init__(self) -> None:
+        for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
+            if getattr(self, name) < 1:
+                raise AgentError(f"chain setting {name} must be >= 1, got {getattr(self, name)}")
+        if self.temperature < 0:
+            raise AgentError(f"chain setting temperature must be >= 0, got {self.temperature}")
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """What a planner returns: the answer (None when every chain failed), the tree it searched,
+    the nodes whose answers the final answer rests on, and for multiple choice the chosen index."""
+
+    answer: str | None
+    tree: SearchTree
+    answer_nodes: tuple[int, ...] = ()
+    choice: int | None = None
+
+
+# -- accounting ----------------------------------------------------------------------------------
+class Meter:
+    """Running totals of every LLM call made during one answer (planner and tools alike)."""
+
+    def __init__(self) -> None:
+        self.total = Usage()
+        self._lock = threading.Lock()
+
+    def add(self, completion: Completion) -> None:
+        with self._lock:
+            self.total = self.total + Usage(
+                completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds
+            )
+
+
+class MeteredChat:
+    """A ChatModel that adds each call's cost to a `Meter`, so that the sub-agent calls tools make
+    through `ctx.llm` count toward the answer too."""
+
+    def __init__(self, inner: ChatModel, meter: Meter) -> None:
+        self.inner = inner
+        self.meter = meter
+        self.model = inner.model
+
+    def complete(
+        self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.0, stop: list[str] | None = None
+    ) -> Completion:
+        completion = self.inner.complete(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
+        self.meter.add(completion)
+        return completion
+
+
+def metered(ctx: ToolContext) -> tuple[ToolContext, Meter]:
+    """`ctx` with its chat models metered (one meter for both); an already metered ctx as is."""
+    if isinstance(ctx.llm, MeteredChat):
+        return ctx, ctx.llm.meter
+    meter = Meter()
+    vision = MeteredChat(ctx.vision_llm, meter) if ctx.vision_llm is not None else None
+    return replace(ctx, llm=MeteredChat(ctx.llm, meter), vision_llm=vision), meter
+
+
+# -- prompts -------------------------------------------------------------------------------------
+def choice_letter(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def question_text(question: str, choices: Sequence[str] | None = None, video_id: str | None = None) -> str:
+    """The question block of the prompt (also the root of the tree)."""
+    lines = [f"Question: {question.strip()}"]
+    if choices:
+        lines.append("Choices:")
+        lines += [f"{choice_letter(i)}) {c}" for i, c in enumerate(choices)]
+    if video_id:
+        lines.append(f"Video: {video_id}")
+    return "\n".join(lines)
+
+
+def render_action(step: Step) -> str:
+    """A step as the model should have written it (canonical form keeps later prompts clean)."""
+    if step.action is None:
+        return step.thought  # the unparseable text itself, so the model sees what went wrong
+    return f"Thought: {step.thought}\nAction: {step.action}\nAction Input: {step.action_input}"
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n] + f" ... [{len(text) - n} more characters]"
+
+
+def render_observation(step: Step, limit: int) -> str:
+    if step.error:
+        return f"Error: {step.error}\n{_FORMAT_HINT}"
+    obs = step.observation
+    if obs is None:
+        return "Observation: (none)"
+    if obs.error:
+        return f"Observation: error: {_cut(obs.error, limit)}"
+    return f"Observation: {_cut(obs.text, limit)}"
+
+
+class Chain:
+    """Runs steps for one question over one tool set. Planners build one per tool set and call
+    `run` from whichever node they choose (the root, an MCTS node, after a critic's feedback)."""
+
+    def __init__(self, tools: Sequence[Tool], ctx: ToolContext, settings: ChainSettings) -> None:
+        names = [t.name for t in tools]
+        if len(set(names)) != len(names):
+            raise AgentError(f"tool names must be unique, got {names}")
+        self.tools = {t.name: t for t in tools}
+        self.ctx = ctx
+        self.settings = settings
+        lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools]
+        if FINISH not in self.tools:
+            lines.append(f"- {FINISH}: give the final answer as the input.")
+        self.system = load_prompt("planner_system").substitute(tools="\n".join(lines))
+
+    # -- prompt ----------------------------------------------------------------------------------
+    def messages(self, tree: SearchTree, node_id: int, note: str | None = None) -> list[Message]:
+        """The prompt for the step after `node_id`: system, question, then the path's history."""
+        turns: list[Message] = [Message("system", self.system)]
+        user = [tree.question]
+        for node in tree.path(node_id)[1:]:
+            if node.kind == "step" and node.step is not None:
+                turns.append(Message("user", "\n\n".join(user)))
+                turns.append(Message("assistant", render_action(node.step)))
+                user = [render_observation(node.step, self.settings.observation_chars)]
+            elif node.step is not None and node.step.observation is not None:
+                user.append(node.step.observation.text)  # critic feedback, a candidate to verify
+        if note:
+            user.append(note)
+        turns.append(Message("user", "\n\n".join(user)))
+        return turns
+
+    # -- running ---------------------------------------------------------------------------------
+    def step(
+        self,
+        tree: SearchTree,
+        parent: int,
+        *,
+        note: str | None = None,
+        temperature: float | None = None,
+        label: str | None = None,
+    ) -> Node:
+        """One LLM call and, when it names a tool, one tool run; the new node under `parent`.
+
+        The node is marked as an answer when the action finished the chain."""
+        meter = _meter_of(self.ctx)
+        before = meter.total if meter else Usage()
+        completion = self.ctx.llm.complete(
+            self.messages(tree, parent, note),
+            max_tokens=self.settings.max_tokens,
+            temperature=self.settings.temperature if temperature is None else temperature,
+            stop=["\nObservation:", "Observation:"],
+        )
+        step = self._act(completion.text)
+        if meter:
+            step = replace(step, usage=_delta(meter.total, before))
+        else:
+            step = replace(
+                step, usage=Usage(completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds)
+            )
+        node = tree.add(parent, "step", step, label=label)
+        if note:
+            node.note = note
+        if step.observation is not None and step.observation.final and not step.observation.error:
+            node.status = "answer"
+            node.answer = step.observation.text.strip()
+        return node
+
+    def _act(self, text: str) -> Step:
+        try:
+            parsed = parse_action(text)
+        except ModelOutputError as exc:
+            return Step(thought=text.strip(), action=None, action_input="", observation=None, error=str(exc))
+        known = [*self.tools, *([] if FINISH in self.tools else [FINISH])]
+        name = match_name(parsed.action, known)
+        thought, action_input = parsed.thought, parsed.action_input
+        if name is None:
+            error = f"unknown tool {parsed.action!r}; use one of: {', '.join(known)}"
+            return Step(thought, parsed.action, action_input, None, error=error)
+        tool = self.tools.get(name)
+        if tool is None:  # the built-in finish
+            if not action_input.strip():
+                return Step(thought, name, action_input, None, error="finish needs the answer as its Action Input")
+            return Step(thought, name, action_input, Observation(action_input.strip(), final=True))
+        return Step(thought, name, action_input, tool.run(action_input, self.ctx))
+
+    def run(
+        self,
+        tree: SearchTree,
+        start: int,
+        *,
+        first_note: str | None = None,
+        first_temperature: float | None = None,
+        max_steps: int | None = None,
+        label: str | None = None,
+    ) -> Node:
+        """Steps from `start` until an answer or a failure; returns the terminal node.
+
+        `first_note` and `first_temperature` apply to the first step only (MCTS expansion: "take a
+        different action", sampled more freely than the rest of the chain); `label` names the
+        subtree the chain starts (a strategy), else it inherits its parent's."""
+        budget = max_steps or self.settings.max_steps
+        errors = 0
+        node = tree[start]
+        for i in range(budget):
+            first = i == 0
+            node = self.step(
+                tree,
+                node.id,
+                note=first_note if first else None,
+                temperature=first_temperature if first else None,
+                label=label if first else None,
+            )
+            if node.status == "answer":
+                return node
+            step = node.step
+            obs = step.observation if step else None
+            errors = errors + 1 if (step and step.error) or (obs is not None and obs.error) else 0
+            if errors >= self.settings.max_errors:
+                return fail(node, f"{errors} model mistakes in a row")
+        return fail(node, f"no answer within {budget} steps")
+
+
+def fail(node: Node, reason: str) -> Node:
+    node.status = "failure"
+    node.note = f"{node.note}; {reason}" if node.note else reason
+    return node
+
+
+def _meter_of(ctx: ToolContext) -> Meter | None:
+    return ctx.llm.meter if isinstance(ctx.llm, MeteredChat) else None
+
+
+def _delta(after: Usage, before: Usage) -> Usage:
+    return Usage(
+        after.prompt_tokens - before.prompt_tokens,
+        after.completion_tokens - before.completion_tokens,
+        after.calls - before.calls,
+        after.seconds - before.seconds,
+    )
+
+
+def call(ctx: ToolContext, messages: list[Message], *, max_tokens: int, temperature: float = 0.0) -> tuple[str, Usage]:
+    """One planner-level call (critic, summary, judge): its text and what it cost."""
+    completion = ctx.llm.complete(messages, max_tokens=max_tokens, temperature=temperature)
+    return completion.text, Usage(completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds)
+
+
+def planner_step(action: str, thought: str, text: str, usage: Usage, action_input: str = "") -> Step:
+    """A planner-level call recorded in the shared step format (the verdict or summary is the observation)."""
+    return Step(thought=thought, action=action, action_input=action_input, observation=Observation(text), usage=usage)

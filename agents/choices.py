@@ -1,0 +1,193 @@
+"""Multiple-choice questions: per-choice verification against the memory, then an adjudicator.
+
+After a planner has answered directly (its question lists the choices), each choice gets a short
+verification chain over the same tools, started with the evidence the direct answer found: it may
+look up more, then finishes YES or NO with its reasoning. An adjudicator reads every verdict and
+the direct answer and names one letter. When its reply names none, the single YES wins, else the
+direct answer's choice, else the first YES.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agents.chain import (
+    Chain,
+    ChainSettings,
+    PlanResult,
+    call,
+    choice_letter,
+    load_prompt,
+    planner_step,
+    question_text,
+    render_observation,
+)
+from agents.errors import AgentError
+from agents.llm import Message
+from agents.parsing import parse_fields, parse_yes_no
+from agents.steps import Observation, Step
+from agents.tools.base import Tool, ToolContext
+from agents.trace import SearchTree
+
+
+@dataclass(frozen=True)
+class ChoiceSettings:
+    verify: bool = True  # False: the direct answer's choice stands (no verification, no adjudicator)
+    verify_steps: int = 2  # steps per choice's chain; 1: judge from the evidence already found
+    evidence_chars: int = 1500  # the direct answer's observations shown to each verifier
+    adjudicator_tokens: int = 200
+    chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=2))
+
+    def __post_init__(self) -> None:
+        if self.verify_steps < 1:
+            raise AgentError(f"choices.verify_steps must be >= 1, got {self.verify_steps}")
+
+
+# -- reading answers against choices -------------------------------------------------------------
+def normalize_answer(text: str) -> str:
+    """Lower case, punctuation dropped, spaces collapsed: for comparing answers.
+
+    >>> normalize_answer(" At 7.7 s, he says it! ")
+    'at 7.7 s he says it'
+    """
+    text = re.sub(r"[^\w\s.]|(?<!\d)\.|\.(?!\d)", " ", text.lower())
+    return " ".join(text.split())
+
+
+# A letter standing alone or closed by ")", ".", ":", ",": "B", "(b)", "C) ...", "the answer is D".
+_LETTER = re.compile(
+    r"^[\W_]*(?:(?:the\s+)?(?:answer|choice|option)\s*(?:is)?\s*:?\s*)?\(?([a-z])(?:\)|\.(?!\w)|:|,|\s*$|\s+-)", re.I
+)
+
+
+def match_choice(text: str, choices: Sequence[str]) -> int | None:
+    """The choice an answer names: a leading letter ("B", "(b)", "Answer: B) ..."), or the text of
+    exactly one choice (the longest when one contains another); None when it names none.
+
+    >>> match_choice("B) people crossing", ["cars", "people crossing"])
+    1
+    >>> match_choice("They ask us to count the people crossing.", ["cars", "people crossing"])
+    1
+    """
+    if not choices:
+        return None
+    fields = parse_fields(text, ["Answer"])
+    for candidate in (fields.get("Answer", ""), text):
+        m = _LETTER.match(candidate.strip())
+        if m and m.group(1).upper() <= choice_letter(len(choices) - 1):
+            return ord(m.group(1).upper()) - ord("A")
+    said = normalize_answer(text)
+    hits = [i for i, c in enumerate(choices) if normalize_answer(c) and normalize_answer(c) in said]
+    if not hits:
+        return None
+    longest = max(hits, key=lambda i: len(normalize_answer(choices[i])))
+    others = [
+        i for i in hits if i != longest and normalize_answer(choices[i]) not in normalize_answer(choices[longest])
+    ]
+    return None if others else longest
+
+
+# -- verification and adjudication ---------------------------------------------------------------
+def evidence_text(tree: SearchTree, node_ids: Sequence[int], limit: int) -> str:
+    """The observations on the paths to `node_ids` (the direct answer's), cut to `limit` characters."""
+    seen: set[int] = set()
+    parts: list[str] = []
+    for nid in node_ids:
+        for node in tree.path(nid):
+            if node.id in seen or node.kind != "step" or node.step is None or node.step.action is None:
+                continue
+            seen.add(node.id)
+            if node.step.observation is not None and not node.step.observation.final:
+                parts.append(f"{node.step.action}({node.step.action_input}) -> {render_observation(node.step, 600)}")
+    text = "\n".join(parts) or "(none yet)"
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+@dataclass(frozen=True)
+class ChoiceVerdict:
+    choice: int
+    verdict: bool | None  # None: the chain failed or its answer was neither YES nor NO
+    reasoning: str
+    node: int  # the chain's terminal node
+
+
+def verify_choices(
+    question: str,
+    choices: Sequence[str],
+    direct: PlanResult,
+    tools: Sequence[Tool],
+    ctx: ToolContext,
+    settings: ChoiceSettings | None = None,
+) -> PlanResult:
+    """Verify each choice, adjudicate, and return the chosen choice in `direct`'s tree."""
+    s = settings or ChoiceSettings()
+    tree = direct.tree
+    if not s.verify:
+        return direct
+    chain = Chain(tools, ctx, s.chain)
+    found = evidence_text(tree, direct.answer_nodes, s.evidence_chars)
+    verdicts = []
+    for i, choice in enumerate(choices):
+        letter = choice_letter(i)
+        prompt = (
+            f"Candidate to check: {letter}) {choice}\n{load_prompt('planner_verify').template}\n"
+            f"Evidence already found:\n{found}"
+        )
+        start = tree.add(0, "verify", Step("", None, "", Observation(prompt)), label=letter)
+        leaf = chain.run(tree, start.id, max_steps=s.verify_steps)
+        answer = leaf.answer or ""
+        verdicts.append(ChoiceVerdict(i, parse_yes_no(answer) if leaf.status == "answer" else None, answer, leaf.id))
+    return adjudicate(question, choices, direct, verdicts, ctx, s.adjudicator_tokens)
+
+
+def adjudicate(
+    question: str,
+    choices: Sequence[str],
+    direct: PlanResult,
+    verdicts: Sequence[ChoiceVerdict],
+    ctx: ToolContext,
+    max_tokens: int,
+) -> PlanResult:
+    tree = direct.tree
+    lines = []
+    for v in verdicts:
+        said = {True: "YES", False: "NO", None: "UNCERTAIN"}[v.verdict]
+        reason = re.sub(r"^\W*(yes|no)\b\W*", "", v.reasoning, flags=re.I) or "no reasoning given"
+        lines.append(f"{choice_letter(v.choice)}) {said}: {reason}")
+    direct_line = direct.answer if direct.answer else "(the agent found no answer)"
+    messages = [
+        Message("system", load_prompt("planner_adjudicate").template),
+        Message(
+            "user",
+            f"{question_text(question, choices)}\n\nVerifications:\n"
+            + "\n".join(lines)
+            + f"\n\nDirect answer: {direct_line}",
+        ),
+    ]
+    text, usage = call(ctx, messages, max_tokens=max_tokens)
+    fields = parse_fields(text, ["Reasoning", "Answer"])
+    picked = match_choice(fields.get("Answer", text), choices)
+    how = "adjudicator"
+    if picked is None:
+        picked, how = fallback_choice(verdicts, direct.choice)
+    judge = tree.add(0, "judge", planner_step("adjudicate", fields.get("Reasoning", ""), text, usage), label="final")
+    judge.note = how
+    if picked is None:
+        return PlanResult(direct.answer, tree, direct.answer_nodes, direct.choice)
+    judge.status, judge.answer = "answer", choices[picked]
+    support = [v.node for v in verdicts if v.choice == picked]
+    return PlanResult(choices[picked], tree, (*direct.answer_nodes, *support, judge.id), picked)
+
+
+def fallback_choice(verdicts: Sequence[ChoiceVerdict], direct_choice: int | None) -> tuple[int | None, str]:
+    """When the adjudicator names no choice: the only YES, else the direct answer's, else the first YES."""
+    yes = [v.choice for v in verdicts if v.verdict]
+    if len(yes) == 1:
+        return yes[0], "fallback: the only choice verified YES"
+    if direct_choice is not None:
+        return direct_choice, "fallback: the direct answer's choice"
+    if yes:
+        return yes[0], "fallback: the first choice verified YES"
+    return None, "fallback: no choice verified and no direct choice"

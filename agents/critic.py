@@ -1,0 +1,148 @@
+"""Critic loop (MMCTAgent): a chain answers, a critic reviews the whole trace, and on NO its
+feedback goes back into the chain, which goes on to a better answer; at most `max_rounds` reviews.
+
+The critic judges against fixed criteria: is the question answered fully, partially or not; is the
+evidence in the observations actually used; does the answer say anything the observations do not
+support. Its reply is read tolerantly: a reply with no YES or NO verdict keeps the answer (there is
+no feedback to act on), and the tree records that it was unreadable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from agents.chain import (
+    Chain,
+    ChainSettings,
+    PlanResult,
+    call,
+    load_prompt,
+    metered,
+    planner_step,
+    question_text,
+    render_action,
+    render_observation,
+)
+from agents.choices import match_choice
+from agents.errors import AgentError
+from agents.llm import Message
+from agents.parsing import parse_fields, parse_yes_no
+from agents.steps import Usage
+from agents.tools.base import Tool, ToolContext
+from agents.trace import Node, SearchTree
+
+
+@dataclass(frozen=True)
+class CriticSettings:
+    max_rounds: int = 2  # critic reviews; after the last NO the last answer stands, unapproved
+    critic_tokens: int = 200
+    trace_chars: int = 3000  # the trace shown to the critic keeps its last this many characters
+    chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=5))
+
+    def __post_init__(self) -> None:
+        if self.max_rounds < 1:
+            raise AgentError(f"critic.max_rounds must be >= 1, got {self.max_rounds}")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    feedback: str
+    criteria: str = ""
+    readable: bool = True  # False: the reply had no YES/NO verdict (the answer is kept)
+
+
+def parse_verdict(text: str) -> Verdict:
+    """The critic's verdict from `Criteria: / Verdict: / Feedback:` lines, however loosely written.
+
+    >>> parse_verdict("Verdict: **NO**\\nFeedback: check the transcript").ok
+    False
+    """
+    fields = parse_fields(text, ["Criteria", "Verdict", "Feedback"])
+    verdict = parse_yes_no(fields.get("Verdict", ""))
+    if verdict is None:
+        verdict = parse_yes_no(text)
+    feedback = fields.get("Feedback", "").strip()
+    if verdict is None:
+        return Verdict(True, feedback, fields.get("Criteria", ""), readable=False)
+    if not feedback and not verdict:
+        feedback = text.strip()  # a bare "NO, because ..." still carries the reason
+    return Verdict(verdict, feedback, fields.get("Criteria", ""))
+
+
+def trace_text(tree: SearchTree, node_id: int, limit: int) -> str:
+    """The chain from the root to `node_id` as the critic reads it."""
+    parts = []
+    for node in tree.path(node_id)[1:]:
+        if node.step is None:
+            continue
+        if node.kind == "step":
+            parts.append(render_action(node.step))
+            parts.append(render_observation(node.step, 800))
+        elif node.step.observation is not None:
+            parts.append(node.step.observation.text)
+    text = "\n".join(parts)
+    return text if len(text) <= limit else "... " + text[-limit:]  # the end holds the answer
+
+
+def critique(tree: SearchTree, node_id: int, ctx: ToolContext, settings: CriticSettings) -> tuple[Verdict, Usage, str]:
+    """One review of the chain ending at `node_id` (which holds an answer)."""
+    answer = tree[node_id].answer or ""
+    messages = [
+        Message("system", load_prompt("planner_critic").template),
+        Message(
+            "user", f"{tree.question}\n\nTrace:\n{trace_text(tree, node_id, settings.trace_chars)}\n\nAnswer: {answer}"
+        ),
+    ]
+    text, usage = call(ctx, messages, max_tokens=settings.critic_tokens)
+    return parse_verdict(text), usage, text
+
+
+def review(
+    tree: SearchTree, answer: Node, ctx: ToolContext, settings: CriticSettings, round_: int
+) -> tuple[Node, Verdict]:
+    """Critique `answer` and record the verdict as a critic node under it."""
+    verdict, usage, text = critique(tree, answer.id, ctx, settings)
+    said = "YES" if verdict.ok else "NO"
+    if verdict.ok:
+        shown = f"Reviewer: {said}."
+    else:
+        shown = (
+            f"Reviewer: {said}. {verdict.feedback or 'The answer is not supported.'}\n"
+            "Keep working on the question and finish with a better answer."
+        )
+    node = tree.add(answer.id, "critic", planner_step("critic", verdict.criteria, shown, usage, action_input=text))
+    node.note = f"round {round_}: {said}" + ("" if verdict.readable else " (unreadable verdict, answer kept)")
+    return node, verdict
+
+
+class CriticPlanner:
+    name: ClassVar[str] = "critic"
+
+    def __init__(self, settings: CriticSettings | None = None) -> None:
+        self.settings = settings or CriticSettings()
+
+    def plan(
+        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    ) -> PlanResult:
+        s = self.settings
+        ctx, _ = metered(ctx)
+        tree = SearchTree(question_text(question, choices, ctx.video_id))
+        chain = Chain(tools, ctx, s.chain)
+        node = chain.run(tree, 0)
+        last_answer: Node | None = node if node.status == "answer" else None
+        for round_ in range(1, s.max_rounds + 1):
+            if node.status != "answer":
+                break
+            critic_node, verdict = review(tree, node, ctx, s, round_)
+            if verdict.ok or round_ == s.max_rounds:
+                break
+            node = chain.run(tree, critic_node.id)
+            if node.status == "answer":
+                last_answer = node
+        if last_answer is None:
+            return PlanResult(None, tree)
+        answer = last_answer.answer
+        return PlanResult(answer, tree, (last_answer.id,), match_choice(answer or "", choices) if choices else None)

@@ -1,0 +1,195 @@
+"""MCTS planner (DoraemonGPT): several solutions grown as branches of one search tree.
+
+Each of N iterations
+1. selects an expandable node (the root, or any open step node) with probability softmax(reward);
+2. expands it: the first step's prompt lists the actions of the node's existing children and asks
+   for a different one;
+3. executes the chain from that new step to an answer or a failure;
+4. back-propagates the leaf's reward R (+alpha for an answer, -alpha for a failure) to every
+   ancestor v: R_v += R * exp(beta * (1 - d)), where d is the number of edges from v down to the
+   leaf (d = 1 for the leaf's parent, which gets R undamped; the root gets R * exp(beta * (1 - depth))).
+   The leaf itself records R and is never selected again.
+The final answer is an LLM summary of the candidate answers (none when they all agree), or a vote
+over the choices for a multiple-choice question.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, metered, planner_step, question_text
+from agents.choices import match_choice, normalize_answer
+from agents.errors import AgentError
+from agents.llm import Message
+from agents.tools.base import Tool, ToolContext
+from agents.trace import Node, SearchTree
+
+
+@dataclass(frozen=True)
+class MctsSettings:
+    n_solutions: int = 4  # N: chains executed (iterations of select -> expand -> execute -> back-propagate)
+    alpha: float = 1.0  # reward of an answer (+alpha) or a failure (-alpha)
+    beta: float = 0.5  # decay of the reward with distance from the leaf
+    selection_temperature: float = 1.0  # softmax temperature over node rewards (1: DoraemonGPT)
+    expand_temperature: float = 0.7  # sampling temperature of an expansion's first step
+    max_depth: int = 8  # steps from the root; deeper nodes are not expanded
+    summary_tokens: int = 200
+    seed: int = 0  # node selection is random; a fixed seed makes runs repeatable
+    chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=5))
+
+    def __post_init__(self) -> None:
+        if self.n_solutions < 1 or self.max_depth < 1:
+            raise AgentError(
+                f"mcts needs n_solutions >= 1 and max_depth >= 1, got {self.n_solutions}, {self.max_depth}"
+            )
+        if self.alpha <= 0 or self.beta < 0 or self.selection_temperature <= 0:
+            raise AgentError(
+                f"mcts needs alpha > 0, beta >= 0, selection_temperature > 0; got {self.alpha}, {self.beta}, "
+                f"{self.selection_temperature}"
+            )
+
+
+# -- the arithmetic, as pure functions -----------------------------------------------------------
+def selection_probabilities(rewards: Sequence[float], temperature: float = 1.0) -> list[float]:
+    """softmax(rewards / temperature), computed stably.
+
+    >>> [round(p, 4) for p in selection_probabilities([0.0, 1.0])]
+    [0.2689, 0.7311]
+    """
+    if not rewards:
+        return []
+    top = max(rewards)
+    weights = [math.exp((r - top) / temperature) for r in rewards]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def decayed_reward(reward: float, distance: int, beta: float) -> float:
+    """R * exp(beta * (1 - d)) for an ancestor `distance` edges above the leaf.
+
+    >>> decayed_reward(1.0, 1, 0.5), round(decayed_reward(1.0, 2, 0.5), 4)
+    (1.0, 0.6065)
+    """
+    if distance < 1:
+        raise AgentError(f"an ancestor is at least 1 edge above its leaf, got distance {distance}")
+    return reward * math.exp(beta * (1 - distance))
+
+
+def backpropagate(
+    rewards: Mapping[int, float], parents: Mapping[int, int | None], leaf: int, reward: float, beta: float
+) -> dict[int, float]:
+    """New rewards after the leaf's `reward` is added to each ancestor, decayed by distance.
+
+    The leaf's own entry becomes `reward` (it is terminal and never selected).
+
+    >>> backpropagate({0: 0.0, 1: 0.0, 2: 0.0}, {0: None, 1: 0, 2: 1}, 2, -1.0, 0.5)[0]
+    -0.6065306597126334
+    """
+    out = dict(rewards)
+    out[leaf] = reward
+    node, distance = parents[leaf], 1
+    while node is not None:
+        out[node] = out.get(node, 0.0) + decayed_reward(reward, distance, beta)
+        node, distance = parents[node], distance + 1
+    return out
+
+
+def expandable(tree: SearchTree, max_depth: int) -> list[Node]:
+    """Nodes a new branch may grow from: the root and open step nodes above `max_depth`."""
+    return [n for n in tree if n.kind in ("root", "step") and not n.terminal and n.depth < max_depth]
+
+
+def expansion_note(tree: SearchTree, node_id: int) -> str | None:
+    """The 'take a different action' prompt for expanding `node_id`, None when it has no children."""
+    actions = []
+    for child in tree.children(node_id):
+        if child.kind != "step" or child.step is None:
+            continue
+        line = f"- {child.step.action}: {child.step.action_input}" if child.step.action else "- (no valid action)"
+        if line not in actions:
+            actions.append(line)
+    if not actions:
+        return None
+    return load_prompt("planner_expand").substitute(actions="\n".join(actions))
+
+
+class MctsPlanner:
+    name: ClassVar[str] = "mcts"
+
+    def __init__(self, settings: MctsSettings | None = None) -> None:
+        self.settings = settings or MctsSettings()
+
+    def plan(
+        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    ) -> PlanResult:
+        s = self.settings
+        ctx, _ = metered(ctx)
+        tree = SearchTree(question_text(question, choices, ctx.video_id))
+        chain = Chain(tools, ctx, s.chain)
+        rng = random.Random(s.seed)
+        for _ in range(s.n_solutions):
+            candidates = expandable(tree, s.max_depth)
+            if not candidates:
+                break
+            probs = selection_probabilities([n.reward for n in candidates], s.selection_temperature)
+            node = rng.choices(candidates, weights=probs, k=1)[0]
+            note = expansion_note(tree, node.id)
+            leaf = chain.run(
+                tree,
+                node.id,
+                first_note=note,
+                first_temperature=s.expand_temperature if note else None,
+                max_steps=min(s.chain.max_steps, s.max_depth - node.depth),
+            )
+            reward = s.alpha if leaf.status == "answer" else -s.alpha
+            new = backpropagate({n.id: n.reward for n in tree}, {n.id: n.parent for n in tree}, leaf.id, reward, s.beta)
+            for nid, value in new.items():
+                tree[nid].reward = value
+        return self.final_answer(tree, ctx, choices)
+
+    def final_answer(self, tree: SearchTree, ctx: ToolContext, choices: Sequence[str] | None) -> PlanResult:
+        leaves = tree.answers()
+        if not leaves:
+            return PlanResult(None, tree)
+        if choices:
+            return vote(tree, leaves, choices)
+        return summarize(tree, leaves, ctx, self.settings.summary_tokens)
+
+
+def vote(tree: SearchTree, leaves: Sequence[Node], choices: Sequence[str]) -> PlanResult:
+    """The choice most answers name (ties: the one named first); answers naming no choice do not vote."""
+    picks = {leaf.id: match_choice(leaf.answer or "", choices) for leaf in leaves}
+    counts = Counter(c for c in picks.values() if c is not None)
+    node = tree.add(0, "vote", label="final")
+    if not counts:
+        node.note = "no answer names a choice"
+        node.status, node.answer = "answer", leaves[0].answer
+        return PlanResult(leaves[0].answer, tree, (leaves[0].id,))
+    best = max(counts, key=lambda c: counts[c])  # Counter keeps first-seen order; max keeps the first of ties
+    node.note = "votes: " + ", ".join(f"{chr(65 + c)}={n}" for c, n in sorted(counts.items()))
+    node.status, node.answer = "answer", choices[best]
+    voters = tuple(lid for lid, c in picks.items() if c == best)
+    return PlanResult(choices[best], tree, voters, best)
+
+
+def summarize(tree: SearchTree, leaves: Sequence[Node], ctx: ToolContext, max_tokens: int) -> PlanResult:
+    """One answer from several: as is when they agree, else an LLM summary of the candidates."""
+    ids = tuple(leaf.id for leaf in leaves)
+    distinct = {normalize_answer(leaf.answer or "") for leaf in leaves}
+    if len(distinct) == 1:
+        return PlanResult(leaves[0].answer, tree, ids)
+    listing = "\n".join(f"{i}. {leaf.answer}" for i, leaf in enumerate(leaves, 1))
+    messages = [
+        Message("system", load_prompt("planner_summary").template),
+        Message("user", f"{tree.question}\n\nAttempts:\n{listing}"),
+    ]
+    text, usage = call(ctx, messages, max_tokens=max_tokens)
+    answer = text.strip() or (leaves[0].answer or "")
+    node = tree.add(0, "summary", planner_step("summarize", "", answer, usage), label="final")
+    node.status, node.answer = "answer", answer
+    return PlanResult(answer, tree, ids)

@@ -1,0 +1,68 @@
+"""The planner interface and the ordered registry of planners.
+
+A planner answers one question over a tool set and returns the tree it searched. Adding one is a
+new module with a class like these and one line in `PLANNERS` (plus its settings field in
+`AgentSettings`, named like the planner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from agents.chain import PlanResult
+from agents.choices import ChoiceSettings
+from agents.critic import CriticPlanner, CriticSettings
+from agents.errors import AgentError
+from agents.mcts import MctsPlanner, MctsSettings
+from agents.react import ReactPlanner, ReactSettings
+from agents.strategies import StrategyPlanner, StrategySettings
+from agents.tools.base import Tool, ToolContext
+
+
+class Planner(Protocol):
+    name: ClassVar[str]
+
+    def plan(
+        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    ) -> PlanResult:
+        """Answer `question` (listing `choices`, when given) with `tools`. Model mistakes end up in
+        the tree; only vidmem bugs and an unusable endpoint raise."""
+        ...
+
+
+#: In the order `vidmem ask --planner` lists them.
+PLANNERS: tuple[type[ReactPlanner | MctsPlanner | CriticPlanner | StrategyPlanner], ...] = (
+    ReactPlanner,
+    MctsPlanner,
+    CriticPlanner,
+    StrategyPlanner,
+)
+PLANNER_NAMES = tuple(p.name for p in PLANNERS)
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """Each planner's settings (field named like the planner) and the multiple-choice settings."""
+
+    react: ReactSettings = field(default_factory=ReactSettings)
+    mcts: MctsSettings = field(default_factory=MctsSettings)
+    critic: CriticSettings = field(default_factory=CriticSettings)
+    strategies: StrategySettings = field(default_factory=StrategySettings)
+    choices: ChoiceSettings = field(default_factory=ChoiceSettings)
+
+
+def make_planner(name: str, settings: AgentSettings | None = None) -> Planner:
+    """The planner called `name`, built with its part of `settings`.
+
+    >>> make_planner("mcts").settings.n_solutions
+    4
+    """
+    settings = settings or AgentSettings()
+    for cls in PLANNERS:
+        if cls.name == name:
+            own: Any = getattr(settings, name)
+            planner: Planner = cls(own)
+            return planner
+    raise AgentError(f"unknown planner {name!r}; choose one of: {', '.join(PLANNER_NAMES)}")

@@ -1,0 +1,143 @@
+"""Strategy sampling (CAVIAR): the same question answered by several strategies that differ in
+their tools, then a critic reads every trace and picks the winning strategies; their shared answer
+wins (the answer itself when the winners agree, else a summary of the winners' answers, or a vote
+among them for a multiple-choice question).
+
+When at most one strategy answers there is nothing to choose and the critic is not called. When the
+critic's reply names no strategy, every strategy that answered counts as a winner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, metered, planner_step, question_text
+from agents.critic import trace_text
+from agents.errors import AgentError
+from agents.llm import Message
+from agents.mcts import summarize, vote
+from agents.parsing import parse_fields
+from agents.tools.base import Tool, ToolContext
+from agents.trace import Node, SearchTree
+
+#: Tools every strategy keeps when they are available.
+COMMON_TOOLS = ("think", "finish")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named tool subset. `tools` None: every tool."""
+
+    name: str
+    tools: tuple[str, ...] | None = None
+
+    def select(self, tools: Sequence[Tool]) -> list[Tool]:
+        if self.tools is None:
+            return list(tools)
+        wanted = set(self.tools) | set(COMMON_TOOLS)
+        return [t for t in tools if t.name in wanted]
+
+
+DEFAULT_STRATEGIES = (
+    Strategy("sql", ("when", "why", "what", "how", "count", "other")),  # DoraemonGPT sub-task tools
+    Strategy(
+        "video",
+        (
+            "get_transcript",
+            "query_transcript",
+            "query_frames",
+            "find_when",
+            "get_segment",
+            "retrieval_qa",
+            "query_vision",
+        ),
+    ),  # MMCTAgent / CAVIAR video tools
+    Strategy("all"),
+)
+
+
+@dataclass(frozen=True)
+class StrategySettings:
+    strategies: tuple[Strategy, ...] = DEFAULT_STRATEGIES
+    critic_tokens: int = 250
+    trace_chars: int = 1200  # per strategy, in the critic's prompt
+    summary_tokens: int = 200
+    chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=4))
+
+    def __post_init__(self) -> None:
+        names = [s.name for s in self.strategies]
+        if not names or len(set(names)) != len(names):
+            raise AgentError(f"strategies need distinct names, at least one; got {names}")
+
+
+def parse_winners(text: str, count: int) -> list[int]:
+    """1-based strategy numbers from a `Winners: 1, 3` line, as 0-based indices within `count`.
+
+    >>> parse_winners("Reasoning: ...\\nWinners: **2** and 3", 3)
+    [1, 2]
+    """
+    fields = parse_fields(text, ["Winners", "Winner"])
+    line = fields.get("Winners", fields.get("Winner", ""))
+    out = []
+    for n in re.findall(r"\d+", line):
+        i = int(n) - 1
+        if 0 <= i < count and i not in out:
+            out.append(i)
+    return out
+
+
+class StrategyPlanner:
+    name: ClassVar[str] = "strategies"
+
+    def __init__(self, settings: StrategySettings | None = None) -> None:
+        self.settings = settings or StrategySettings()
+
+    def plan(
+        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    ) -> PlanResult:
+        s = self.settings
+        ctx, _ = metered(ctx)
+        tree = SearchTree(question_text(question, choices, ctx.video_id))
+        runs: list[tuple[Strategy, Node]] = []
+        for strategy in s.strategies:
+            subset = strategy.select(tools)
+            if not [t for t in subset if t.name not in COMMON_TOOLS]:
+                continue  # none of its tools is available here
+            chain = Chain(subset, ctx, s.chain)
+            leaf = chain.run(tree, 0, label=strategy.name)
+            runs.append((strategy, leaf))
+        if not runs:
+            raise AgentError(f"no strategy has any of its tools among {[t.name for t in tools]}")
+        answered = [i for i, (_, leaf) in enumerate(runs) if leaf.status == "answer"]
+        if not answered:
+            return PlanResult(None, tree)
+        winners = answered if len(answered) == 1 else self.pick(tree, runs, answered, ctx)
+        leaves = [runs[i][1] for i in winners]
+        if choices:
+            return vote(tree, leaves, choices)
+        return summarize(tree, leaves, ctx, s.summary_tokens)
+
+    def pick(
+        self, tree: SearchTree, runs: list[tuple[Strategy, Node]], answered: list[int], ctx: ToolContext
+    ) -> list[int]:
+        """The critic's winners among the strategies that answered."""
+        s = self.settings
+        blocks = []
+        for i, (strategy, leaf) in enumerate(runs, 1):
+            outcome = f"Answer: {leaf.answer}" if leaf.status == "answer" else f"FAILED ({leaf.note})"
+            blocks.append(f"Strategy {i} ({strategy.name}):\n{trace_text(tree, leaf.id, s.trace_chars)}\n{outcome}")
+        messages = [
+            Message("system", load_prompt("planner_strategy_critic").template),
+            Message("user", tree.question + "\n\n" + "\n\n".join(blocks)),
+        ]
+        text, usage = call(ctx, messages, max_tokens=s.critic_tokens)
+        picked = [i for i in parse_winners(text, len(runs)) if i in answered]
+        node = tree.add(0, "judge", planner_step("pick_strategies", "", text, usage), label="critic")
+        if picked:
+            node.note = "winners: " + ", ".join(runs[i][0].name for i in picked)
+            return picked
+        node.note = "no winner named among the strategies that answered: all of them count"
+        return answered

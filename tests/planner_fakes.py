@@ -1,0 +1,95 @@
+"""Scripted collaborators for the planner tests: a chat model that replies from a script, and
+tools that return canned observations. The planners' control flow and arithmetic are the units
+under test; these stand in for the LLM client and the real tools."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.llm import Completion, Message
+from agents.steps import Evidence, Observation
+from agents.tools.base import ToolContext
+
+Reply = str | Callable[[list[Message]], str]
+
+
+class ScriptedChat:
+    """Replies in order. `routes` maps a phrase of the system prompt to its own reply list, so that
+    critic, summary and adjudicator calls can be scripted apart from the chain's steps."""
+
+    model = "scripted"
+
+    def __init__(self, replies: Iterable[Reply] = (), routes: dict[str, Iterable[Reply]] | None = None) -> None:
+        self.replies = list(replies)
+        self.routes = {k: list(v) for k, v in (routes or {}).items()}
+        self.calls: list[list[Message]] = []
+        self.kinds: list[str] = []
+
+    def complete(
+        self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.0, stop: list[str] | None = None
+    ) -> Completion:
+        self.calls.append(list(messages))
+        system = messages[0].content if messages and messages[0].role == "system" else ""
+        queue, kind = self.replies, "chain"
+        for phrase, replies in self.routes.items():
+            if phrase in system:
+                queue, kind = replies, phrase
+                break
+        self.kinds.append(kind)
+        if not queue:
+            raise AssertionError(f"the model was called more often than scripted ({kind}): {messages[-1].content!r}")
+        reply = queue.pop(0)
+        text = reply(messages) if callable(reply) else reply
+        prompt = sum(len(m.content.split()) for m in messages)
+        return Completion(text, prompt_tokens=prompt, completion_tokens=len(text.split()), seconds=0.01)
+
+
+CRITIC = "You review how an agent"
+SUMMARY = "Several attempts answered"
+STRATEGY_CRITIC = "Several strategies tried"
+ADJUDICATOR = "You pick the answer"
+
+
+def act(tool: str, value: str, thought: str = "next") -> str:
+    return f"Thought: {thought}\nAction: {tool}\nAction Input: {value}"
+
+
+def finish(answer: str) -> str:
+    return act("finish", answer, "the observations answer it")
+
+
+@dataclass
+class FakeTool:
+    """A tool with a fixed reply (or one computed from the input); remembers its inputs."""
+
+    name: str
+    reply: Observation | Callable[[str, ToolContext], Observation]
+    description: str = "a test tool; input: text"
+    calls: list[str] = field(default_factory=list)
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        self.calls.append(action_input)
+        return self.reply(action_input, ctx) if callable(self.reply) else self.reply
+
+
+SPOKEN = Evidence(
+    tool="when",
+    sql="SELECT start_s, end_s, text FROM transcript WHERE text ILIKE '%count%'",
+    rows=({"start_s": 7.73, "end_s": 10.85, "text": "Please count the people walking across the square."},),
+    times_s=(7.73, 10.85),
+    video_id="v1",
+)
+
+
+def when_tool() -> FakeTool:
+    return FakeTool(
+        "when", Observation("Said from 7.73 s to 10.85 s.", (SPOKEN,)), "When: finds when something happens"
+    )
+
+
+def finish_tool() -> FakeTool:
+    return FakeTool("finish", lambda text, ctx: Observation(text.strip(), final=True), "finish: the final answer")
+
+
+def make_ctx(llm: Any, video_id: str | None = "v1") -> ToolContext:
+    return ToolContext(memory=None, llm=llm, video_id=video_id)  # type: ignore[arg-type]  # fakes never touch it

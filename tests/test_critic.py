@@ -1,0 +1,96 @@
+"""Critic loop: stops on YES, feeds NO's feedback back into the chain, stops at its bound, reads
+verdicts tolerantly, and never reviews a chain that found no answer."""
+
+import pytest
+
+from agents import AgentSettings, ChainSettings, CriticSettings, ask
+from agents.critic import parse_verdict, trace_text
+from tests.planner_fakes import CRITIC, ScriptedChat, act, finish, make_ctx, when_tool
+
+
+def critic(rounds: int = 2) -> AgentSettings:
+    return AgentSettings(critic=CriticSettings(max_rounds=rounds, chain=ChainSettings(max_steps=3, max_errors=2)))
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok", "feedback", "readable"),
+    [
+        ("Criteria: answered fully\nVerdict: YES\nFeedback: none", True, "none", True),
+        ("**Verdict:** no\n**Feedback:** look up\nthe transcript times", False, "look up\nthe transcript times", True),
+        ("verdict: No. Feedback: give the time", False, "verdict: No. Feedback: give the time", True),
+        ("NO, the answer has no times.", False, "NO, the answer has no times.", True),
+        ("yes", True, "", True),
+        ("The agent did a reasonable job overall.", True, "", False),
+    ],
+    ids=["format", "bold-multiline", "one-line", "bare-no", "bare-yes", "unreadable"],
+)
+def test_verdicts_are_read_tolerantly(reply: str, ok: bool, feedback: str, readable: bool) -> None:
+    verdict = parse_verdict(reply)
+    assert (verdict.ok, verdict.feedback, verdict.readable) == (ok, feedback, readable)
+
+
+def test_loop_stops_on_yes() -> None:
+    llm = ScriptedChat([act("when", "count"), finish("7.73 s")], routes={CRITIC: ["Verdict: YES\nFeedback: none"]})
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic())
+    assert answer.text == "7.73 s" and llm.kinds == ["chain", "chain", CRITIC]
+    reviews = [n for n in answer.tree if n.kind == "critic"]
+    assert [n.note for n in reviews] == ["round 1: YES"]
+    # The critic saw the whole trace: the tool call, its observation and the answer.
+    shown = llm.calls[2][-1].content
+    assert "Action: when" in shown and "Observation: Said from 7.73 s" in shown and shown.endswith("Answer: 7.73 s")
+    assert answer.usage == answer.tree.usage() and answer.usage.calls == 3
+
+
+def test_feedback_goes_back_into_the_chain() -> None:
+    llm = ScriptedChat(
+        [finish("some time"), act("when", "count"), finish("7.73 s to 10.85 s")],
+        routes={CRITIC: ["Verdict: NO\nFeedback: no evidence; look up the transcript", "Verdict: YES"]},
+    )
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(3))
+    assert answer.text == "7.73 s to 10.85 s"
+    assert llm.kinds == ["chain", CRITIC, "chain", "chain", CRITIC]
+    resumed = llm.calls[2][-1].content
+    assert "Observation: some time" in resumed and "Reviewer: NO. no evidence; look up the transcript" in resumed
+    assert [n.note for n in answer.tree if n.kind == "critic"] == ["round 1: NO", "round 2: YES"]
+    # The evidence of the approved answer's path is the answer's evidence.
+    assert answer.evidence and answer.evidence[0].tool == "when"
+
+
+def test_loop_stops_at_its_bound_and_keeps_the_last_answer() -> None:
+    llm = ScriptedChat(
+        [finish("first"), finish("second"), finish("third")], routes={CRITIC: ["Verdict: NO\nFeedback: more"] * 3}
+    )
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(2))
+    assert answer.text == "second"
+    assert llm.kinds.count(CRITIC) == 2 and llm.kinds.count("chain") == 2
+
+
+def test_no_answer_means_no_review() -> None:
+    llm = ScriptedChat(["x", "y"])
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic())
+    assert not answer.ok and CRITIC not in llm.kinds
+
+
+def test_a_failed_retry_keeps_the_earlier_answer() -> None:
+    llm = ScriptedChat([finish("first"), "junk", "junk"], routes={CRITIC: ["Verdict: NO\nFeedback: check"]})
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(3))
+    assert answer.ok and answer.text == "first"
+
+
+def test_an_unreadable_verdict_keeps_the_answer() -> None:
+    llm = ScriptedChat([finish("7.73 s")], routes={CRITIC: ["I cannot judge this."]})
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic())
+    assert answer.text == "7.73 s"
+    assert [n.note for n in answer.tree if n.kind == "critic"] == ["round 1: YES (unreadable verdict, answer kept)"]
+
+
+def test_trace_text_keeps_the_end_when_cut() -> None:
+    llm = ScriptedChat([act("when", "x" * 50), finish("the end")])
+    answer = ask("When?", make_ctx(llm), tools=[when_tool()])
+    text = trace_text(answer.tree, 2, 40)
+    assert text == "... " + "Action Input: the end\nObservation: the end"[-40:]
+
+
+def test_rounds_must_be_positive() -> None:
+    with pytest.raises(Exception, match="max_rounds"):
+        CriticSettings(max_rounds=0)
