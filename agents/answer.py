@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.chain import PlanResult, metered
+from agents.chain import PlanResult, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
 from agents.planner import AgentSettings, make_planner
@@ -95,7 +95,8 @@ def ask(
         raise AgentError(f"a multiple-choice question needs 2 to 26 choices, got {len(choices)}")
     settings = settings or AgentSettings()
     started = time.perf_counter()
-    ctx, meter = metered(ctx)
+    ctx = metered(ctx)
+    before = spent(ctx)  # a caller's metered model may have spent already
     toolset = list(tools) if tools is not None else default_tools(ctx)
     result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
     if choices:
@@ -107,7 +108,7 @@ def ask(
         ok=ok,
         planner=planner,
         evidence=result.tree.evidence(result.answer_nodes),
-        usage=meter.total,
+        usage=since(ctx, before),
         seconds=time.perf_counter() - started,
         tree=result.tree,
         choices=tuple(choices or ()),

@@ -13,15 +13,15 @@ every call of a chain (and every MCTS branch) extends a prefix the server has al
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from string import Template
 
-from agents.errors import AgentError, ModelOutputError
-from agents.llm import ChatModel, Completion, Message
+from agents.client import MeteredChat
+from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
+from agents.llm import Message
 from agents.parsing import match_name, parse_action
 from agents.steps import Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
@@ -73,44 +73,35 @@ class PlanResult:
 
 
 # -- accounting ----------------------------------------------------------------------------------
-class Meter:
-    """Running totals of every LLM call made during one answer (planner and tools alike)."""
-
-    def __init__(self) -> None:
-        self.total = Usage()
-        self._lock = threading.Lock()
-
-    def add(self, completion: Completion) -> None:
-        with self._lock:
-            self.total = self.total + Usage(
-                completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds
-            )
+def metered(ctx: ToolContext) -> ToolContext:
+    """`ctx` with its chat models wrapped in `MeteredChat` (unless they already are), so that the
+    calls tools make through `ctx.llm` and `ctx.vision_llm` count toward the answer too."""
+    llm = ctx.llm if isinstance(ctx.llm, MeteredChat) else MeteredChat(ctx.llm)
+    vision = ctx.vision_llm
+    if vision is not None and not isinstance(vision, MeteredChat):
+        vision = MeteredChat(vision)
+    if llm is ctx.llm and vision is ctx.vision_llm:
+        return ctx
+    return replace(ctx, llm=llm, vision_llm=vision)
 
 
-class MeteredChat:
-    """A ChatModel that adds each call's cost to a `Meter`, so that the sub-agent calls tools make
-    through `ctx.llm` count toward the answer too."""
-
-    def __init__(self, inner: ChatModel, meter: Meter) -> None:
-        self.inner = inner
-        self.meter = meter
-        self.model = inner.model
-
-    def complete(
-        self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.0, stop: list[str] | None = None
-    ) -> Completion:
-        completion = self.inner.complete(messages, max_tokens=max_tokens, temperature=temperature, stop=stop)
-        self.meter.add(completion)
-        return completion
+def spent(ctx: ToolContext) -> Usage:
+    """Everything the metered models of `ctx` have spent so far (zero for unmetered ones)."""
+    total = Usage()
+    for chat in (ctx.llm, ctx.vision_llm):
+        if isinstance(chat, MeteredChat):
+            total = total + chat.usage
+    return total
 
 
-def metered(ctx: ToolContext) -> tuple[ToolContext, Meter]:
-    """`ctx` with its chat models metered (one meter for both); an already metered ctx as is."""
-    if isinstance(ctx.llm, MeteredChat):
-        return ctx, ctx.llm.meter
-    meter = Meter()
-    vision = MeteredChat(ctx.vision_llm, meter) if ctx.vision_llm is not None else None
-    return replace(ctx, llm=MeteredChat(ctx.llm, meter), vision_llm=vision), meter
+def since(ctx: ToolContext, before: Usage) -> Usage:
+    now = spent(ctx)
+    return Usage(
+        now.prompt_tokens - before.prompt_tokens,
+        now.completion_tokens - before.completion_tokens,
+        now.calls - before.calls,
+        now.seconds - before.seconds,
+    )
 
 
 # -- prompts -------------------------------------------------------------------------------------
@@ -197,8 +188,7 @@ class Chain:
         """One LLM call and, when it names a tool, one tool run; the new node under `parent`.
 
         The node is marked as an answer when the action finished the chain."""
-        meter = _meter_of(self.ctx)
-        before = meter.total if meter else Usage()
+        before = spent(self.ctx)
         completion = self.ctx.llm.complete(
             self.messages(tree, parent, note),
             max_tokens=self.settings.max_tokens,
@@ -206,8 +196,8 @@ class Chain:
             stop=["\nObservation:", "Observation:"],
         )
         step = self._act(completion.text)
-        if meter:
-            step = replace(step, usage=_delta(meter.total, before))
+        if isinstance(self.ctx.llm, MeteredChat):  # the step's call and its tool's sub-agent calls
+            step = replace(step, usage=since(self.ctx, before))
         else:
             step = replace(
                 step, usage=Usage(completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds)
@@ -236,7 +226,12 @@ class Chain:
             if not action_input.strip():
                 return Step(thought, name, action_input, None, error="finish needs the answer as its Action Input")
             return Step(thought, name, action_input, Observation(action_input.strip(), final=True))
-        return Step(thought, name, action_input, tool.run(action_input, self.ctx))
+        try:
+            observation = tool.run(action_input, self.ctx)
+        except (ModelOutputError, GuardError, SQLRunError) as exc:  # written for the model to act on
+            observation = Observation("", error=str(exc))
+        log.debug("step %s(%r): %s", name, action_input, (observation.error or observation.text)[:200])
+        return Step(thought, name, action_input, observation)
 
     def run(
         self,
@@ -279,19 +274,6 @@ def fail(node: Node, reason: str) -> Node:
     node.status = "failure"
     node.note = f"{node.note}; {reason}" if node.note else reason
     return node
-
-
-def _meter_of(ctx: ToolContext) -> Meter | None:
-    return ctx.llm.meter if isinstance(ctx.llm, MeteredChat) else None
-
-
-def _delta(after: Usage, before: Usage) -> Usage:
-    return Usage(
-        after.prompt_tokens - before.prompt_tokens,
-        after.completion_tokens - before.completion_tokens,
-        after.calls - before.calls,
-        after.seconds - before.seconds,
-    )
 
 
 def call(ctx: ToolContext, messages: list[Message], *, max_tokens: int, temperature: float = 0.0) -> tuple[str, Usage]:

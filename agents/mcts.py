@@ -128,7 +128,7 @@ class MctsPlanner:
         self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
     ) -> PlanResult:
         s = self.settings
-        ctx, _ = metered(ctx)
+        ctx = metered(ctx)
         tree = SearchTree(question_text(question, choices, ctx.video_id))
         chain = Chain(tools, ctx, s.chain)
         rng = random.Random(s.seed)

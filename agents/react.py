@@ -26,7 +26,7 @@ class ReactPlanner:
     def plan(
         self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
     ) -> PlanResult:
-        ctx, _ = metered(ctx)
+        ctx = metered(ctx)
         tree = SearchTree(question_text(question, choices, ctx.video_id))
         leaf = Chain(tools, ctx, self.settings.chain).run(tree, 0)
         if leaf.status != "answer":

@@ -99,7 +99,7 @@ class StrategyPlanner:
         self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
     ) -> PlanResult:
         s = self.settings
-        ctx, _ = metered(ctx)
+        ctx = metered(ctx)
         tree = SearchTree(question_text(question, choices, ctx.video_id))
         runs: list[tuple[Strategy, Node]] = []
         for strategy in s.strategies:

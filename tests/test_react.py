@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from agents import NO_ANSWER, AgentSettings, ChainSettings, ReactSettings, SearchTree, ask
+from agents import NO_ANSWER, AgentSettings, ChainSettings, GuardError, ReactSettings, SearchTree, SQLRunError, ask
 from agents.chain import Chain, question_text
 from agents.llm import Message
 from agents.steps import Observation
@@ -95,6 +95,17 @@ def test_tool_errors_count_as_mistakes() -> None:
     answer = ask("How many?", make_ctx(llm), tools=[broken], settings=react(errors=2))
     assert not answer.ok
     assert "Observation: error: SQL failed" in llm.calls[1][-1].content
+
+
+@pytest.mark.parametrize("error", [GuardError("only SELECT is allowed"), SQLRunError("no column 'x'")])
+def test_model_fixable_tool_exceptions_become_observations(error: Exception) -> None:
+    def raising(text: str, ctx: object) -> Observation:
+        raise error
+
+    llm = ScriptedChat([act("when", "x"), finish("ok")])
+    answer = ask("Q?", make_ctx(llm), tools=[FakeTool("when", raising)], settings=react())
+    assert answer.ok
+    assert llm.calls[1][-1].content == f"Observation: error: {error}"
 
 
 def test_step_budget_ends_as_failure() -> None:
