@@ -1,0 +1,50 @@
+"""Wiring packages together for the commands that need more than one: the agents' tool context
+gets a read-only memory, the chat models from the environment, and ingest's query-time encoders
+(injected, so that agents and queries never import ingest)."""
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
+from agents.tools.base import ToolContext
+from ingest import IngestSettings
+from ingest.encoders import ClipTextEncoder, TextEncoder
+from memory import Memory, StoreError
+
+log = logging.getLogger(__name__)
+
+
+def encoders(settings: IngestSettings) -> dict[str, Any]:
+    """Query-time encoders that can run here, by role ('text', 'clip')."""
+    found: dict[str, Any] = {}
+    text = TextEncoder(settings.text_embeddings.model, settings.device)
+    clip = ClipTextEncoder(settings.clip, settings.device)
+    for role, enc in (("text", text), ("clip", clip)):
+        avail = enc.availability()
+        if avail.ok and avail.source != "download":
+            found[role] = enc
+        else:
+            log.info("no %s encoder for semantic search: %s", role, avail.detail)
+    return found
+
+
+def tool_context(memory: Memory, settings: IngestSettings, video_id: str | None = None) -> ToolContext:
+    llm = OpenAIChat(LLMSettings.from_env())
+    return ToolContext(memory, llm, video_id, encoders(settings), vision_chat_from_env())
+
+
+def resolve_video(memory: Memory, ref: str | None) -> str | None:
+    """A video id from an id, a path (as ingested), or a file name; None for the whole memory."""
+    if not ref:
+        return None
+    rows = memory.query(
+        "SELECT video_id FROM videos WHERE status = 'ok' AND (video_id = ? OR path = ? OR path LIKE ?)",
+        [ref, str(Path(ref).expanduser().resolve()), f"%/{Path(ref).name}"],
+    ).to_pylist()
+    ids = sorted({r["video_id"] for r in rows})
+    if len(ids) == 1:
+        return str(ids[0])
+    if not ids:
+        raise StoreError(f"no ingested video matches {ref!r}: ingest it first (vidmem ingest {ref})")
+    raise StoreError(f"{ref!r} matches several videos {ids}: give the video_id")
