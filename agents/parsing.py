@@ -1,0 +1,410 @@
+"""Reading what a model wrote, however sloppily: ReAct actions, JSON, SQL and labelled fields.
+
+Small models wrap answers in code fences, add prose before and after, use single quotes, bold the
+labels, or forget a key. Every function here takes the raw reply text and either returns what was
+asked for or raises `ModelOutputError` whose message tells the model what to write instead (show it
+back as an observation; it is never a vidmem bug).
+
+    parse_action(text, tools=None) -> Action
+        One ReAct turn, from `Thought:/Action:/Action Input:` lines or a JSON object
+        ({"thought", "action", "action_input"}). `Final Answer: x` becomes action 'finish'.
+        With `tools`, the action name is matched to one of them (case, spaces, backticks, close typos).
+    parse_json(text) -> Any
+        The first JSON value in the text: code fences, trailing prose, single quotes, Python
+        literals, trailing commas, unquoted keys and a truncated tail are tolerated.
+    parse_json_object(text, required=(), defaults=None) -> dict
+        parse_json that must give an object; missing keys come from `defaults` or raise.
+    extract_sql(text) -> str
+        The SQL statement in a reply: a ```sql fence, a JSON {"sql": ...}, an `SQL:` line, or the
+        text from the first SELECT / WITH / FROM; prose after the statement is dropped.
+    parse_fields(text, names) -> dict[str, str]
+        Labelled fields such as `Verdict: YES` / `Feedback: ...` (multi-line values, any case,
+        markdown bold); absent labels are missing from the result.
+    parse_yes_no(text) -> bool | None
+        YES / NO at the start of a verdict; None when neither.
+
+>>> parse_action("Thought: need the count\\nAction: Count\\nAction Input: how many people?").action
+'Count'
+>>> parse_json("Sure! ```json\\n{'a': 1, 'b': [1, 2,],}\\n``` hope that helps")
+{'a': 1, 'b': [1, 2]}
+>>> extract_sql("Here you go:\\n```sql\\nSELECT 1;\\n```\\nThis selects one.")
+'SELECT 1'
+"""
+
+import ast
+import difflib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agents.errors import ModelOutputError
+
+__all__ = [
+    "Action",
+    "extract_sql",
+    "match_name",
+    "parse_action",
+    "parse_fields",
+    "parse_json",
+    "parse_json_object",
+    "parse_yes_no",
+    "strip_fences",
+]
+
+FINISH = "finish"
+
+REACT_FORMAT = "Thought: <your reasoning>\nAction: <tool name>\nAction Input: <input for the tool>"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One parsed ReAct turn. `action_input` is text; an object input is re-encoded as JSON."""
+
+    thought: str
+    action: str
+    action_input: str
+
+
+# -- fences ------------------------------------------------------------------------------------
+_FENCE = re.compile(r"```[ \t]*([\w+-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.S)
+
+
+def strip_fences(text: str, prefer: str | None = None) -> str:
+    """The content of the first code fence (the first labelled `prefer`, when given), else `text`.
+
+    >>> strip_fences("x\\n```\\nbody\\n```\\ny")
+    'body'
+    """
+    fences = [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
+    if not fences:
+        return text.strip()
+    if prefer:
+        for label, body in fences:
+            if label == prefer:
+                return body.strip()
+    return fences[0][1].strip()
+
+
+# -- JSON --------------------------------------------------------------------------------------
+def _balanced(text: str, start: int) -> str:
+    """The bracketed value starting at `start`, closed if the reply was cut off."""
+    stack: list[str] = []
+    quote: str | None = None
+    escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            stack.append("]" if ch == "[" else "}")
+        elif ch in "]}":
+            if not stack or stack[-1] != ch:
+                return text[start:i]  # mismatched: let the decoder complain about the part before
+            stack.pop()
+            if not stack:
+                return text[start : i + 1]
+    # Truncated reply (max_tokens): close the open string and brackets.
+    return text[start:] + (quote or "") + "".join(reversed(stack))
+
+
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w ]*?)\s*:(?!//)")
+_PY_CONST = {"true": "True", "false": "False", "null": "None"}
+
+
+def _decode(candidate: str) -> Any:
+    attempts = [candidate, _TRAILING_COMMA.sub(r"\1", candidate)]
+    attempts.append(_BARE_KEY.sub(lambda m: f'{m.group(1)}"{m.group(2).strip()}":', attempts[-1]))
+    for attempt in attempts:
+        try:
+            return json.loads(attempt)
+        except json.JSONDecodeError:
+            pass
+        try:  # single quotes and Python constants: a Python literal
+            py = re.sub(r"\b(true|false|null)\b", lambda m: _PY_CONST[m.group(1)], attempt)
+            return ast.literal_eval(py)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            pass
+    raise ValueError(candidate)
+
+
+def parse_json(text: str) -> Any:
+    """The first JSON object or array in `text` (see the module docstring for what is tolerated).
+
+    >>> parse_json('{action: "when", "action_input": "red train"')
+    {'action': 'when', 'action_input': 'red train'}
+    """
+    body = strip_fences(text, prefer="json")
+    starts = [i for i in (body.find("{"), body.find("[")) if i >= 0]
+    if not starts:
+        raise ModelOutputError(f"expected a JSON object, found none in: {_clip(text)}")
+    start = min(starts)
+    try:
+        return _decode(_balanced(body, start))
+    except ValueError:
+        raise ModelOutputError(
+            f"could not read the JSON in your reply: {_clip(body[start:])}. Reply with valid JSON."
+        ) from None
+
+
+def parse_json_object(
+    text: str, required: Sequence[str] = (), defaults: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """parse_json that must give an object holding `required` keys (or their `defaults`).
+
+    >>> parse_json_object('{"verdict": "YES"}', required=["verdict", "feedback"], defaults={"feedback": ""})
+    {'verdict': 'YES', 'feedback': ''}
+    """
+    value = parse_json(text)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+        value = value[0]
+    if not isinstance(value, dict):
+        raise ModelOutputError(f"expected a JSON object with keys {list(required)}, got {type(value).__name__}")
+    out = {str(k): v for k, v in value.items()}
+    for key, default in (defaults or {}).items():
+        out.setdefault(key, default)
+    missing = [k for k in required if k not in out]
+    if missing:
+        raise ModelOutputError(f"your JSON lacks the keys {missing}; it must have {list(required)}")
+    return out
+
+
+# -- ReAct -------------------------------------------------------------------------------------
+# A label at the start of a line, maybe bolded or numbered: "**Action 2:**", "action input:".
+_LABEL = re.compile(
+    r"^[ \t>#*_-]*(thought|action[ _]input|action|final[ _]answer|observation)"
+    r"(?:[ \t]*\d+)?[ \t]*[*_]*[ \t]*:[ \t]*[*_]*",
+    re.I | re.M,
+)
+_CALL = re.compile(r"^([\w.-]+)\s*\((.*)\)\s*$", re.S)
+
+
+def _labelled(text: str) -> list[tuple[str, str]]:
+    marks = list(_LABEL.finditer(text))
+    out = []
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        out.append((m.group(1).lower().replace("_", " "), text[m.end() : end].strip()))
+    return out
+
+
+def _unwrap(value: str) -> str:
+    value = strip_fences(value) if "```" in value else value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
+        inner = value[1:-1]
+        if value[0] == '"':
+            try:
+                return str(json.loads(value))
+            except json.JSONDecodeError:
+                return inner
+        return inner
+    return value
+
+
+def _clean_name(name: str) -> str:
+    name = name.strip().splitlines()[0] if name.strip() else ""
+    return name.strip(" \t`'\"*[]<>.:").strip()
+
+
+def match_name(name: str, known: Iterable[str]) -> str | None:
+    """The one of `known` that `name` means: exact, then ignoring case and separators, then a
+    close typo; None when nothing fits.
+
+    >>> match_name("Query Transcript", ["query_transcript", "when"])
+    'query_transcript'
+    """
+    names = list(known)
+    if name in names:
+        return name
+
+    def norm(s: str) -> str:
+        return re.sub(r"[\s_-]+", "_", s.strip().lower())
+
+    by_norm = {norm(n): n for n in names}
+    if norm(name) in by_norm:
+        return by_norm[norm(name)]
+    close = difflib.get_close_matches(norm(name), list(by_norm), n=1, cutoff=0.85)
+    return by_norm[close[0]] if close else None
+
+
+def _from_json_action(text: str) -> Action | None:
+    try:
+        obj = parse_json_object(text)
+    except ModelOutputError:
+        return None
+    keys = {re.sub(r"[\s_-]+", "_", k.lower()): v for k, v in obj.items()}
+    action = keys.get("action") or keys.get("tool") or keys.get("name")
+    value = next((keys[k] for k in ("action_input", "input", "args", "arguments", "tool_input") if k in keys), "")
+    thought = str(keys.get("thought", keys.get("reasoning", "")))
+    if action is None and "final_answer" in keys:
+        action, value = FINISH, keys["final_answer"]
+    if not isinstance(action, str):
+        return None
+    text_input = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return Action(thought.strip(), action, text_input.strip())
+
+
+def parse_action(text: str, tools: Iterable[str] | None = None) -> Action:
+    """One ReAct turn out of `text`. Raises ModelOutputError (with the expected format) when there
+    is no action, or when `tools` is given and the action names none of them.
+
+    >>> parse_action("**Thought:** done\\n**Final Answer:** 7 people").action_input
+    '7 people'
+    >>> parse_action('{"thought": "t", "action": "when", "action_input": {"q": "x"}}').action_input
+    '{"q": "x"}'
+    """
+    fields = _labelled(text)
+    # What follows a made-up "Observation:" is the model talking to itself; ignore it.
+    first_obs = next((i for i, (label, _) in enumerate(fields) if label == "observation"), len(fields))
+    fields = fields[:first_obs]
+    thought_parts = [v for label, v in fields if label == "thought"]
+    actions = [i for i, (label, _) in enumerate(fields) if label == "action"]
+    parsed: Action | None = None
+    if actions:
+        i = actions[0]  # one action per turn: the first
+        name = _clean_name(fields[i][1])
+        value = next((v for label, v in fields[i + 1 :] if label == "action input"), None)
+        call = _CALL.match(name)
+        if call and value is None:  # Action: when("red train")
+            name, value = call.group(1), call.group(2)
+        thought = thought_parts[0] if thought_parts else ""
+        parsed = Action(thought, name, _unwrap(value or ""))
+    else:
+        final = [v for label, v in fields if label == "final answer"]
+        if final:
+            parsed = Action(thought_parts[0] if thought_parts else "", FINISH, _unwrap(final[0]))
+        elif "{" in text:
+            parsed = _from_json_action(text)
+    if parsed is None or not parsed.action:
+        raise ModelOutputError(f"your reply has no 'Action:' line. Reply in exactly this format:\n{REACT_FORMAT}")
+    if tools is not None:
+        known = list(tools)
+        matched = match_name(parsed.action, known)
+        if matched is None:
+            raise ModelOutputError(f"unknown tool {parsed.action!r}; use one of: {', '.join(known)}")
+        parsed = Action(parsed.thought, matched, parsed.action_input)
+    return parsed
+
+
+# -- SQL ---------------------------------------------------------------------------------------
+_SQL_START = re.compile(r"(?<![\w.])(WITH|SELECT|FROM)\b", re.I)
+_SQL_LABEL = re.compile(r"^[ \t*_]*(?:sql|query)[ \t*_]*:[ \t]*", re.I | re.M)
+
+
+def _end_of_statement(sql: str) -> int:
+    """Index of the first `;` outside quotes and comments, else len(sql)."""
+    i, n = 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch in "'\"":
+            close = sql.find(ch, i + 1)
+            while close != -1 and close + 1 < n and sql[close + 1] == ch:  # doubled quote escape
+                close = sql.find(ch, close + 2)
+            i = n if close == -1 else close + 1
+            continue
+        if sql.startswith("--", i):
+            nl = sql.find("\n", i)
+            i = n if nl == -1 else nl + 1
+            continue
+        if sql.startswith("/*", i):
+            close = sql.find("*/", i + 2)
+            i = n if close == -1 else close + 2
+            continue
+        if ch == ";":
+            return i
+        i += 1
+    return n
+
+
+def _drop_trailing_prose(sql: str) -> str:
+    # A blank line then a sentence ("This query counts ...") ends the statement.
+    parts = re.split(r"\n[ \t]*\n", sql)
+    kept = [parts[0]]
+    for part in parts[1:]:
+        if re.match(r"\s*(--|/\*|[A-Z][a-z]+[ ,][a-z])", part) and not _SQL_START.match(part.strip()):
+            break
+        kept.append(part)
+    return "\n\n".join(kept)
+
+
+def extract_sql(text: str) -> str:
+    """The SQL statement in a model's reply, without a trailing semicolon (see module docstring).
+
+    Only the first statement is returned: whatever follows its `;` is dropped, so a stacked second
+    statement never reaches the guard from here (the guard rejects stacked statements on its own).
+
+    >>> extract_sql('{"sql": "SELECT count(*) FROM tracks"}')
+    'SELECT count(*) FROM tracks'
+    >>> extract_sql("SQL: SELECT 1 AS one\\n\\nThis returns one.")
+    'SELECT 1 AS one'
+    """
+    body: str | None = None
+    fences = [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
+    for label, inner in fences:
+        if label in ("sql", "duckdb", "sqlite", "postgresql") or (not label and _SQL_START.search(inner)):
+            body = inner
+            break
+    if body is None and text.lstrip().startswith("{"):
+        try:
+            obj = parse_json_object(text)
+            value = obj.get("sql", obj.get("query"))
+            if isinstance(value, str):
+                body = value
+        except ModelOutputError:
+            pass
+    if body is None:
+        label = _SQL_LABEL.search(text)
+        body = text[label.end() :] if label else text
+    start = _SQL_START.search(body)
+    if start is None:
+        raise ModelOutputError(
+            f"no SQL found in your reply: {_clip(text)}. Reply with one SELECT statement in a ```sql block."
+        )
+    sql = body[start.start() :]
+    sql = sql[: _end_of_statement(sql)]
+    sql = _drop_trailing_prose(sql).strip().rstrip("`").strip()
+    return sql
+
+
+# -- labelled fields ---------------------------------------------------------------------------
+def parse_fields(text: str, names: Iterable[str]) -> dict[str, str]:
+    """Values of `Name: value` fields (multi-line until the next label), keyed by the given names.
+
+    >>> parse_fields("**Verdict:** no\\nFeedback: look at\\nthe transcript", ["Verdict", "Feedback"])
+    {'Verdict': 'no', 'Feedback': 'look at\\nthe transcript'}
+    """
+    wanted = list(names)
+    alternatives = "|".join(re.escape(n).replace(r"\ ", r"[ _]") for n in wanted)
+    label = re.compile(rf"^[ \t>#*_-]*({alternatives})[ \t]*[*_]*[ \t]*:[ \t]*[*_]*", re.I | re.M)
+    marks = list(label.finditer(text))
+    out: dict[str, str] = {}
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        key = next(n for n in wanted if n.lower().replace("_", " ") == m.group(1).lower().replace("_", " "))
+        out.setdefault(key, text[m.end() : end].strip().strip("*_").strip())
+    return out
+
+
+def parse_yes_no(text: str) -> bool | None:
+    """True for a reply starting YES, False for NO (any case, bold, punctuation); else None.
+
+    >>> parse_yes_no("**NO**: the transcript says otherwise")
+    False
+    """
+    m = re.match(r"[\s*_\"'`]*(yes|no)\b", text, re.I)
+    return None if m is None else m.group(1).lower() == "yes"
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "...")
