@@ -1,0 +1,232 @@
+"""The SQL guard: every hostile query is refused (by the checker, and by the locked connection on its
+own), every analyst query runs, on a real DuckDB memory that stays unchanged."""
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from agents.errors import AgentError, GuardError, SQLRunError
+from agents.guard import GuardedSQL, SQLGuard, guarded, is_denied_function
+from memory import open_memory
+from tests.test_tools_memory import INJECTION, build_memory
+
+DATA = Path(__file__).parent / "data"
+
+
+def _entries(name: str) -> list[str]:
+    text = (DATA / name).read_text()
+    out = []
+    for chunk in text.split("\n%%\n"):
+        sql = "\n".join(line for line in chunk.splitlines() if not line.startswith("##")).strip()
+        if sql:
+            out.append(sql)
+    return out
+
+
+HOSTILE = _entries("hostile_sql.txt")
+LEGIT = _entries("legit_sql.txt")
+
+
+@pytest.fixture(scope="module")
+def agent_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return Path(build_memory(tmp_path_factory.mktemp("guard") / "synthetic.duckdb"))
+
+
+@pytest.fixture(scope="module")
+def runner(agent_memory: Path) -> Iterator[GuardedSQL]:
+    mem = open_memory(agent_memory, read_only=True)
+    yield guarded(mem)
+    mem.close()
+
+
+@pytest.fixture(scope="module")
+def counts_before(agent_memory: Path) -> dict[str, int]:
+    with open_memory(agent_memory, read_only=True) as mem:
+        return mem.table_counts()
+
+
+def test_corpus_is_big_enough() -> None:
+    assert len(HOSTILE) >= 80 and len(LEGIT) >= 30
+
+
+@pytest.mark.parametrize("sql", HOSTILE, ids=[f"hostile{i:02d}" for i in range(len(HOSTILE))])
+def test_guard_rejects_hostile_sql(sql: str, runner: GuardedSQL) -> None:
+    with pytest.raises(GuardError) as info:
+        runner.guard.check(sql)
+    assert len(str(info.value)) > 15  # says why, for the model to act on
+    with pytest.raises(GuardError):
+        runner.run(sql)
+
+
+@pytest.mark.parametrize("sql", LEGIT, ids=[f"legit{i:02d}" for i in range(len(LEGIT))])
+def test_guard_runs_analyst_sql(sql: str, runner: GuardedSQL) -> None:
+    result = runner.run(sql)
+    assert result.columns
+    assert not result.truncated
+
+
+def test_memory_unchanged_after_the_corpus(
+    agent_memory: Path, runner: GuardedSQL, counts_before: dict[str, int]
+) -> None:
+    for sql in HOSTILE:
+        with pytest.raises(GuardError):
+            runner.run(sql)
+    with open_memory(agent_memory, read_only=True) as mem:
+        assert mem.table_counts() == counts_before
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("SELECT 1; DROP TABLE tracks", "exactly one statement"),
+        ("DROP TABLE tracks", "DROP statement"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "files, URLs and other databases cannot be read"),
+        ("SELECT * FROM '/etc/passwd'", "would read a file"),
+        ("SELECT * FROM trakcs", "unknown table 'trakcs'; the tables you can query are"),
+        ("SELECT getenv('HOME')", "not allowed"),
+        ("SELECT frobnicate(1)", "unknown or disallowed function frobnicate()"),
+        ("SELEC 1", "syntax error"),
+        ("", "empty SQL"),
+        ("WITH x AS (DELETE FROM tracks RETURNING *) SELECT * FROM x", "CTE needs a SELECT"),
+        ("SELECT * FROM other.main.tracks", "use the bare table name"),
+    ],
+)
+def test_guard_messages_say_what_to_do(sql: str, message: str) -> None:
+    with pytest.raises(GuardError, match=None) as info:
+        SQLGuard().check(sql)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("WITH x AS (DELETE FROM tracks RETURNING *) SELECT * FROM x", "DELETE is not allowed"),
+        ("WITH x AS (INSERT INTO tracks SELECT * FROM tracks RETURNING *) SELECT * FROM x", "INSERT is not allowed"),
+        ("SELECT * INTO stolen FROM tracks", "SELECT ... INTO is not allowed"),
+        ("SELECT * FROM read_text('/etc/passwd')", "read_text() is not allowed"),
+    ],
+)
+def test_tree_layer_alone_rejects(sql: str, message: str) -> None:
+    # DuckDB's parser refuses some of these first; the sqlglot layer must refuse them on its own too.
+    guard = SQLGuard()
+    with pytest.raises(GuardError, match=re.escape(message)):
+        guard._check_tree(guard._parse(sql))
+
+
+def test_the_locked_connection_refuses_on_its_own(runner: GuardedSQL) -> None:
+    # Bypass the checker: the connection itself must still refuse files, writes and settings.
+    cur = runner._con.cursor()
+    cur.execute("USE vidmem")
+    for sql in [
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM '/etc/passwd'",
+        "ATTACH '/tmp/vidmem-evil.duckdb' AS evil",
+        "COPY (SELECT 1) TO '/tmp/vidmem-evil.csv'",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "DROP TABLE tracks",
+        "DELETE FROM tracks",
+        "SET enable_external_access = true",
+        "SET lock_configuration = false",
+    ]:
+        with pytest.raises(duckdb.Error):
+            cur.execute(sql)
+    cur.close()
+    assert not Path("/tmp/vidmem-evil.csv").exists()
+
+
+def test_analyst_connection_keeps_its_settings(agent_memory: Path, runner: GuardedSQL) -> None:
+    with open_memory(agent_memory, read_only=True) as mem:
+        assert mem.con.execute("SELECT current_setting('enable_external_access')").fetchone() == (True,)
+
+
+def test_row_cap_truncates(runner: GuardedSQL) -> None:
+    result = runner.run("SELECT * FROM range(1000000000) AS r(i)", max_rows=5)
+    assert len(result.rows) == 5 and result.truncated
+    assert result.dicts()[0] == {"i": 0}
+
+
+def test_time_limit_interrupts(runner: GuardedSQL) -> None:
+    with pytest.raises(SQLRunError, match=r"longer than 0\.2 s"):
+        runner.run("SELECT count(*) FROM range(100000000000) AS a(i) WHERE i % 7 = 3", timeout_s=0.2)
+    assert runner.run("SELECT 1 AS ok").rows == ((1,),)  # the runner still works
+
+
+def test_runtime_errors_come_back_as_messages(runner: GuardedSQL) -> None:
+    with pytest.raises(SQLRunError, match="nonexistent_col"):
+        runner.run("SELECT nonexistent_col FROM tracks")
+
+
+def test_runs_in_parallel_threads(runner: GuardedSQL) -> None:
+    results: list[int] = []
+
+    def work() -> None:
+        results.append(runner.run("SELECT count(*) FROM detections").rows[0][0])
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(results)) == 1 and len(results) == 8
+
+
+def test_injected_ocr_text_is_only_data(agent_memory: Path, runner: GuardedSQL, counts_before: dict[str, int]) -> None:
+    # The memory holds on-screen text telling the model to drop a table. Reading it is fine;
+    # what a fooled model would write next is refused; nothing changes.
+    text = runner.run("SELECT text FROM ocr_spans WHERE text ILIKE '%drop table%'").rows[0][0]
+    assert text == INJECTION
+    for sql in ["DROP TABLE tracks", "SELECT 1; DROP TABLE tracks", f"SELECT '{text}'; DROP TABLE tracks"]:
+        with pytest.raises(GuardError):
+            runner.run(sql)
+    with open_memory(agent_memory, read_only=True) as mem:
+        assert mem.table_counts() == counts_before
+
+
+def test_writable_memory_in_process_is_a_clear_error(tmp_path: Path) -> None:
+    path = Path(build_memory(tmp_path / "w.duckdb"))
+    with open_memory(path) as mem, pytest.raises(AgentError, match="read_only=True"):
+        GuardedSQL(mem)
+
+
+def test_library_views_and_macros_are_allowed(agent_memory: Path) -> None:
+    def install(con: duckdb.DuckDBPyConnection) -> None:
+        con.execute("CREATE TEMP VIEW people AS SELECT * FROM tracks WHERE category = 'person'")
+        con.execute("CREATE TEMP MACRO visible_at(t) AS TABLE SELECT * FROM tracks WHERE first_s <= t AND t <= last_s")
+        con.execute("CREATE TEMP MACRO span_s(a, b) AS b - a")
+
+    with open_memory(agent_memory, read_only=True) as mem:
+        runner = GuardedSQL(mem, install_library=install)
+        assert {"people"} <= runner.library_views and {"visible_at", "span_s"} <= runner.library_functions
+        assert runner.run("SELECT count(*) FROM people").rows == ((3,),)
+        assert runner.run("SELECT count(*) FROM visible_at(5.5)").rows == ((4,),)
+        assert runner.run("SELECT max(span_s(first_s, last_s)) FROM people").rows[0][0] == pytest.approx(11.5)
+        runner.close()
+
+
+@pytest.mark.parametrize("name", ["read_csv", "READ_PARQUET", "sqlite_scan", "getenv", "current_setting", "query"])
+def test_denied_function_names(name: str) -> None:
+    assert is_denied_function(name)
+
+
+@pytest.mark.parametrize("name", ["list_cosine_similarity", "regexp_matches", "count", "strftime", "range"])
+def test_allowed_function_names(name: str) -> None:
+    assert not is_denied_function(name)
+
+
+def test_ducklake_memory_runs_locked(tmp_path: Path) -> None:
+    uri = f"ducklake:sqlite:{tmp_path / 'lake.sqlite'}"
+    build_memory(uri)
+    with open_memory(uri, read_only=True) as mem:
+        runner = GuardedSQL(mem)
+        assert runner.run("SELECT count(*) FROM tracks WHERE category = 'person'").rows == ((3,),)
+        with pytest.raises(GuardError):
+            runner.run("SELECT * FROM read_csv('/etc/passwd')")
+        cur = runner._con.cursor()
+        with pytest.raises(duckdb.Error):  # the lock holds without the checker too
+            cur.execute("SELECT * FROM read_csv('/etc/passwd')")
+        runner.close()
