@@ -6,5 +6,6 @@ transcript, OCR spans and captions) comes after it.
 
 from ingest.asr import SpeechRecognizer
 from ingest.extractor import Extractor
+from ingest.tracking import Tracker
 
-EXTRACTORS: tuple[type[Extractor], ...] = (SpeechRecognizer,)
+EXTRACTORS: tuple[type[Extractor], ...] = (Tracker, SpeechRecognizer)

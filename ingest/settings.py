@@ -50,11 +50,14 @@ class TrackingSettings:
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
     batch_size: int = _speed_only(8)
+    runtime: str = _speed_only("auto")  # 'auto': ONNX Runtime for detection models on the CPU, else torch; 'torch'; 'onnx'
 
     def __post_init__(self) -> None:
         _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
         if not 0 <= self.confidence <= 1:
             raise SettingsError(f"tracking.confidence must be within 0..1, got {self.confidence}")
+        if self.runtime not in ("auto", "torch", "onnx"):
+            raise SettingsError(f"tracking.runtime must be auto, torch or onnx, got {self.runtime!r}")
 
 
 @dataclass(frozen=True)
