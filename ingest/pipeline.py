@@ -4,7 +4,8 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ingest.audio import load_audio
@@ -33,6 +34,20 @@ class IngestResult:
     seconds: float = 0.0
     #: Wall seconds per stage: 'decode', 'audio', each role, 'write'.
     stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """One video's outcome before it is stored: the rows to commit (a success, or the `videos` row
+    of a failure), or none when the video was skipped. Picklable, so that worker processes extract
+    and a single writer stores (a DuckDB file has exactly one writing process)."""
+
+    result: IngestResult
+    rows: VideoRows | None = None
+
+
+#: Given a video id, whether it is already done (`Pipeline.extract` then skips the video).
+IsDone = Callable[[str], bool]
 
 
 class Pipeline:
@@ -65,30 +80,35 @@ class Pipeline:
         self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None
     ) -> IngestResult:
         """Ingest one file into `memory`: all its rows commit together, or a failure is recorded."""
+
+        def done(video_id: str) -> bool:
+            stored = memory.stored_video(video_id)
+            return bool(stored and stored.status == "ok" and stored.settings_hash == self.settings_hash)
+
+        return store(self.extract(path, is_done=None if force else done, progress=progress), memory)
+
+    def extract(
+        self, path: str | Path, *, is_done: IsDone | None = None, progress: Progress | None = None
+    ) -> Extraction:
+        """Probe and run every role over one file, touching no memory; `store()` commits the result."""
         started = time.perf_counter()
         path = Path(path).expanduser().resolve()
         try:
             info = probe(path)
         except BadVideoError as exc:
-            return self._fail(memory, path, _failure_id(path), str(exc), started)
-        stored = memory.stored_video(info.video_id)
-        if stored and stored.status == "ok" and stored.settings_hash == self.settings_hash and not force:
+            return self._failure(path, _failure_id(path), str(exc), started)
+        if is_done is not None and is_done(info.video_id):
             log.info("%s: already in the memory with these settings (%s)", path, info.video_id)
-            return IngestResult(path, "skipped", info.video_id, duration_s=info.duration_s)
+            return Extraction(IngestResult(path, "skipped", info.video_id, duration_s=info.duration_s))
         try:
             ctx, roles, stages = self._extract(info, progress)
         except IngestError as exc:
-            return self._fail(memory, path, info.video_id, str(exc), started, info)
+            return self._failure(path, info.video_id, str(exc), started, info)
         elapsed = time.perf_counter() - started
         record = _record(info, "ok", None, roles, self.settings, self.settings_hash, elapsed)
-        t0 = time.perf_counter()
-        memory.write_video(VideoRows(record, ctx.tables))
-        stages["write"] = time.perf_counter() - t0
         rows = {name: tbl.num_rows for name, tbl in ctx.tables.items()}
-        log.info("%s: stored %s in %.1fs", path, rows, time.perf_counter() - started)
-        return IngestResult(
-            path, "ok", info.video_id, None, info.duration_s, roles, rows, time.perf_counter() - started, stages
-        )
+        result = IngestResult(path, "ok", info.video_id, None, info.duration_s, roles, rows, elapsed, stages)
+        return Extraction(result, VideoRows(record, ctx.tables))
 
     def _extract(
         self, info: VideoInfo, progress: Progress | None
@@ -147,9 +167,9 @@ class Pipeline:
                 roles[ex.role] = "ran"
         return ctx, roles, stages
 
-    def _fail(
-        self, memory: Memory, path: Path, video_id: str, error: str, started: float, info: VideoInfo | None = None
-    ) -> IngestResult:
+    def _failure(
+        self, path: Path, video_id: str, error: str, started: float, info: VideoInfo | None = None
+    ) -> Extraction:
         log.error("%s", error)
         seconds = time.perf_counter() - started
         if info is not None:
@@ -165,8 +185,25 @@ class Pipeline:
                 settings_hash=self.settings_hash,
                 ingest_seconds=seconds,
             )
+        result = IngestResult(path, "failed", video_id, error, seconds=seconds)
+        return Extraction(result, VideoRows(record))
+
+
+def store(extraction: Extraction, memory: Memory) -> IngestResult:
+    """Commit what `Pipeline.extract` produced: a video's rows in one transaction, or its failure."""
+    rows, result = extraction.rows, extraction.result
+    if rows is None:
+        return result
+    # ingested_at means "committed at": workers may finish well before the writer gets to them.
+    record = replace(rows.record, ingested_at=datetime.now(UTC).replace(tzinfo=None))
+    t0 = time.perf_counter()
+    if record.status == "failed":
         memory.record_failure(record)
-        return IngestResult(path, "failed", video_id, error, seconds=time.perf_counter() - started)
+        return result
+    memory.write_video(VideoRows(record, rows.tables))
+    write = time.perf_counter() - t0
+    log.info("%s: stored %s in %.1fs", result.path, result.rows, result.seconds + write)
+    return replace(result, seconds=result.seconds + write, stage_seconds={**result.stage_seconds, "write": write})
 
 
 def _failure_id(path: Path) -> str:
