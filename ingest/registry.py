@@ -4,8 +4,10 @@ Order matters: a role that reads another's output (appearance reads tracks; text
 transcript, OCR spans and captions) comes after it.
 """
 
+from ingest.actions import ActionRecognizer
+from ingest.appearance import AppearanceDescriber
 from ingest.asr import SpeechRecognizer
 from ingest.extractor import Extractor
 from ingest.tracking import Tracker
 
-EXTRACTORS: tuple[type[Extractor], ...] = (Tracker, SpeechRecognizer)
+EXTRACTORS: tuple[type[Extractor], ...] = (Tracker, SpeechRecognizer, AppearanceDescriber, ActionRecognizer)

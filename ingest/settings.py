@@ -92,8 +92,10 @@ class AppearanceSettings:
 @dataclass(frozen=True)
 class ActionSettings:
     enabled: bool = True
-    labels: tuple[str, ...] = ()  # zero-shot action prompts; empty: built-in list
-    window_s: float = 2.0
+    labels: tuple[str, ...] = ()  # labels offered to the vision model; empty: built-in list
+    window_s: float = 2.0  # the trajectory classifier labels windows this long
+    vision_model: str | None = None  # model at an OpenAI-compatible endpoint; None: trajectory classifier only
+    base_url: str | None = None  # None: OPENAI_BASE_URL
 
     def __post_init__(self) -> None:
         _positive("actions", window_s=self.window_s)
