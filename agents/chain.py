@@ -29,10 +29,11 @@ from agents.trace import Node, SearchTree
 
 log = logging.getLogger(__name__)
 
-#: The action that ends a chain. A `finish` tool from the registry is used when given; otherwise
-#: the chain treats the action input as the answer itself.
+#: The action that ends a chain; the prompt asks for it as a `Final Answer:` line, which small models
+#: write more reliably than `Action: finish` with an input. A `finish` tool from the registry is used
+#: when given; otherwise the chain takes the answer as it is.
 FINISH = "finish"
-_FORMAT_HINT = "Reply with Thought:, Action: and Action Input: lines (Action: finish when you know the answer)."
+_FORMAT_HINT = "Reply with Thought:, Action: and Action Input: lines, or Thought: and Final Answer: when you know it."
 
 
 @cache
@@ -115,6 +116,7 @@ def question_text(question: str, choices: Sequence[str] | None = None, video_id:
     if choices:
         lines.append("Choices:")
         lines += [f"{choice_letter(i)}) {c}" for i, c in enumerate(choices)]
+        lines.append("Answer with the letter of the correct choice.")
     if video_id:
         lines.append(f"Video: {video_id}")
     return "\n".join(lines)
@@ -124,6 +126,8 @@ def render_action(step: Step) -> str:
     """A step as the model should have written it (canonical form keeps later prompts clean)."""
     if step.action is None:
         return step.thought  # the unparseable text itself, so the model sees what went wrong
+    if step.action == FINISH and not step.error:
+        return f"Thought: {step.thought}\nFinal Answer: {step.action_input}"
     return f"Thought: {step.thought}\nAction: {step.action}\nAction Input: {step.action_input}"
 
 
@@ -153,9 +157,7 @@ class Chain:
         self.tools = {t.name: t for t in tools}
         self.ctx = ctx
         self.settings = settings
-        lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools]
-        if FINISH not in self.tools:
-            lines.append(f"- {FINISH}: give the final answer as the input.")
+        lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools if t.name != FINISH]
         self.system = load_prompt("planner_system").substitute(tools="\n".join(lines))
 
     # -- prompt ----------------------------------------------------------------------------------
@@ -224,7 +226,8 @@ class Chain:
         tool = self.tools.get(name)
         if tool is None:  # the built-in finish
             if not action_input.strip():
-                return Step(thought, name, action_input, None, error="finish needs the answer as its Action Input")
+                error = "the final answer is empty: write it after 'Final Answer:'"
+                return Step(thought, name, action_input, None, error=error)
             return Step(thought, name, action_input, Observation(action_input.strip(), final=True))
         try:
             observation = tool.run(action_input, self.ctx)

@@ -55,7 +55,7 @@ def act(tool: str, value: str, thought: str = "next") -> str:
 
 
 def finish(answer: str) -> str:
-    return act("finish", answer, "the observations answer it")
+    return f"Thought: the observations answer it\nFinal Answer: {answer}"
 
 
 @dataclass

@@ -88,7 +88,7 @@ def test_trace_text_keeps_the_end_when_cut() -> None:
     llm = ScriptedChat([act("when", "x" * 50), finish("the end")])
     answer = ask("When?", make_ctx(llm), tools=[when_tool()])
     text = trace_text(answer.tree, 2, 40)
-    assert text == "... " + "Action Input: the end\nObservation: the end"[-40:]
+    assert text == "... " + "Final Answer: the end\nObservation: the end"[-40:]
 
 
 def test_rounds_must_be_positive() -> None:

@@ -52,7 +52,7 @@ def test_prompt_puts_stable_parts_first_and_each_call_extends_the_last() -> None
         ("I think the answer is somewhere in the video.", "no 'Action:' line"),
         (act("teleport", "now"), "unknown tool 'teleport'; use one of: when, finish"),
         ('{"thought": "t", "action_input": ', "no 'Action:' line"),
-        (act("finish", ""), "finish needs the answer"),
+        (act("finish", ""), "the final answer is empty"),
     ],
     ids=["no-action", "unknown-tool", "broken-json", "empty-finish"],
 )
@@ -158,7 +158,10 @@ def test_long_observations_are_cut_in_the_prompt_but_kept_in_the_tree() -> None:
 
 def test_question_text_lists_choices_and_video() -> None:
     text = question_text("What is said?", ["a train", "a plane"], "v1")
-    assert text == "Question: What is said?\nChoices:\nA) a train\nB) a plane\nVideo: v1"
+    assert text == (
+        "Question: What is said?\nChoices:\nA) a train\nB) a plane\nAnswer with the letter of the correct choice.\n"
+        "Video: v1"
+    )
 
 
 def test_duplicate_tool_names_are_a_bug() -> None:
