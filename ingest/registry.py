@@ -8,6 +8,13 @@ from ingest.actions import ActionRecognizer
 from ingest.appearance import AppearanceDescriber
 from ingest.asr import SpeechRecognizer
 from ingest.extractor import Extractor
+from ingest.ocr import TextReader
 from ingest.tracking import Tracker
 
-EXTRACTORS: tuple[type[Extractor], ...] = (Tracker, SpeechRecognizer, AppearanceDescriber, ActionRecognizer)
+EXTRACTORS: tuple[type[Extractor], ...] = (
+    Tracker,
+    SpeechRecognizer,
+    TextReader,
+    AppearanceDescriber,
+    ActionRecognizer,
+)

@@ -65,10 +65,22 @@ class OcrSettings:
     enabled: bool = True
     fps: float = 1.0
     min_confidence: float = 0.5
+    engine: str = "auto"  # 'rapidocr' (packaged PP-OCR models) | 'paddleocr' | 'auto': paddleocr when given model dirs
+    det_model: str | None = None  # detection model: an .onnx file or a PaddleOCR dir (inference.onnx + inference.yml)
+    rec_model: str | None = None  # recognition model, likewise
+    merge_similarity: float = 0.8  # normalized edit similarity for one line in consecutive samples to be one span
+    merge_iou: float = 0.3  # ... and the overlap (IoU) its boxes need
+    scene_threshold: float | None = None  # extra samples on scene changes (mean abs pixel change, 0-255); None: off
+    scene_fps: float = 4.0  # how often frames are checked for a scene change when scene_threshold is set
     batch_size: int = _speed_only(4)
 
     def __post_init__(self) -> None:
-        _positive("ocr", fps=self.fps, batch_size=self.batch_size)
+        _positive("ocr", fps=self.fps, batch_size=self.batch_size, scene_fps=self.scene_fps)
+        if self.engine not in ("auto", "rapidocr", "paddleocr"):
+            raise SettingsError(f"ocr.engine must be auto, rapidocr or paddleocr, got {self.engine!r}")
+        for name in ("min_confidence", "merge_similarity", "merge_iou"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise SettingsError(f"ocr.{name} must be within 0..1, got {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
