@@ -69,6 +69,28 @@ class Answer:
         """The answer, its evidence, its cost and the full search tree as JSON."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=str)
 
+    def report(self, max_rows: int = 5) -> str:
+        """The answer for people: the answer, each piece of evidence (SQL, rows, times) and the cost."""
+        lines = [self.text]
+        if self.choice is not None:
+            lines[0] = f"{chr(ord('A') + self.choice)}) {self.text}"
+        for i, ev in enumerate(self.evidence, 1):
+            where = f" · video {ev.video_id}" if ev.video_id else ""
+            times = f" · at {', '.join(f'{t:.2f}' for t in ev.times_s[:8])} s" if ev.times_s else ""
+            lines.append(f"\nEvidence {i}: {ev.tool}{where}{times}{f' · {ev.note}' if ev.note else ''}")
+            if ev.sql:
+                lines.append("  " + " ".join(ev.sql.split()))
+            for row in ev.rows[:max_rows]:
+                lines.append("  " + ", ".join(f"{k}={v}" for k, v in row.items()))
+            if len(ev.rows) > max_rows:
+                lines.append(f"  ... {len(ev.rows) - max_rows} more rows")
+        u = self.usage
+        lines.append(
+            f"\n{self.planner}: {u.prompt_tokens} prompt + {u.completion_tokens} completion tokens, "
+            f"{u.calls} LLM calls, {self.seconds:.1f} s, {len(self.tree)} tree nodes"
+        )
+        return "\n".join(lines)
+
     def render_tree(self, path: str | Path) -> Path:
         """The search tree as a PNG picture (needs matplotlib)."""
         return render_tree(self.tree, path)

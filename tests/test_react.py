@@ -184,6 +184,14 @@ def test_answer_json_holds_the_full_tree_and_round_trips(tmp_path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_report_shows_answer_evidence_and_cost() -> None:
+    llm = ScriptedChat([act("when", "count"), finish("7.73 s")])
+    text = ask("When?", make_ctx(llm), tools=[when_tool()], settings=react()).report()
+    assert text.startswith("7.73 s\n\nEvidence 1: when · video v1 · at 7.73, 10.85 s")
+    assert "SELECT start_s, end_s, text FROM transcript" in text and "start_s=7.73" in text
+    assert "react: " in text and "2 LLM calls" in text
+
+
 def test_layout_centres_parents_over_children() -> None:
     tree = SearchTree("q")
     a = tree.add(0, "step")
