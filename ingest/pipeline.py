@@ -167,6 +167,11 @@ class Pipeline:
                 roles[ex.role] = "ran"
         return ctx, roles, stages
 
+    def failure(self, path: str | Path, error: str) -> Extraction:
+        """The failure record of `path` for a reason found outside `extract` (e.g. its worker crashed)."""
+        path = Path(path).expanduser().resolve()
+        return self._failure(path, _failure_id(path), error, time.perf_counter())
+
     def _failure(
         self, path: Path, video_id: str, error: str, started: float, info: VideoInfo | None = None
     ) -> Extraction:

@@ -1,13 +1,23 @@
-"""vidmem ingest: videos -> rows in the memory."""
+"""vidmem ingest: videos -> rows in the memory, over parallel workers or a Ray cluster."""
 
 import argparse
 import sys
 
-from ingest import Pipeline
+from ingest import IngestResult
+from ingest.batch import BatchOptions, console_display, run_batch
 from ingest.sources import expand_sources
-from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 from vidmem.config import add_settings_args, settings_from
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -15,44 +25,72 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "ingest",
         help="decode videos and store what the models see and hear",
         description="Ingest videos into the memory: one decode pass per video feeds every model role; "
-        "all of a video's rows commit together. Videos already stored with the same settings are skipped.",
+        "all of a video's rows commit together, so an interrupted run leaves whole videos and resumes "
+        "where it stopped. Videos already stored with the same settings are skipped. A file that failed "
+        "before with the same settings is not tried again while unchanged (same size): --retry-failed "
+        "tries it again, --force re-ingests everything. Workers extract in parallel; this process alone "
+        "writes, opening a .duckdb memory only while committing so that `vidmem sql` can read in "
+        "between. For querying while a long run writes, use a DuckLake memory (ducklake:sqlite:PATH).",
         epilog="Examples:\n  vidmem ingest clip.mp4\n  vidmem ingest archive/ 'more/**/*.mov' list.txt --only asr,ocr\n"
+        "  vidmem ingest archive/ --workers 4 --memory ducklake:sqlite:lake/catalog.sqlite\n"
+        "  vidmem ingest /shared/archive --ray auto \\\n"
+        "      --memory 'ducklake:postgres:dbname=vidmem host=db?data=/shared/lake'\n"
         "Exit status: 0 all ok, 1 some failed (each reported), 2 usage error.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="video files, folders, globs, or .txt lists of paths")
     add_memory_arg(p)
     p.add_argument("--force", action="store_true", help="re-ingest even when content and settings are unchanged")
+    p.add_argument("--retry-failed", action="store_true", help="try again files that failed before, even unchanged")
+    p.add_argument(
+        "--workers", "-j", type=_positive_int, metavar="N",
+        help="parallel workers (default: one per CPU, within free memory; with --ray: the cluster's CPUs)",
+    )
+    p.add_argument(
+        "--ray", metavar="ADDRESS",
+        help="extract on a Ray cluster: 'local' starts one here, else an address for ray.init ('auto', "
+        "'ray://head:10001'). Paths must be readable at the same place on every node.",
+    )
+    p.add_argument(
+        "--progress-every", type=float, default=30.0, metavar="SECONDS",
+        help="when output is not a terminal, print a progress line this often (default 30)",
+    )
     add_settings_args(p)
     p.set_defaults(run=run)
 
 
+def _line(result: IngestResult, n: int, total: int) -> str:
+    prefix = f"[{n}/{total}] {result.status:7} {result.path}"
+    if result.status == "failed":
+        return f"{prefix}: {result.error}"
+    if result.status == "skipped":
+        return f"{prefix}: already stored with these settings"
+    rows = ", ".join(f"{k} {v}" for k, v in result.rows.items() if v) or "no rows"
+    notes = "; ".join(f"{r} {s}" for r, s in result.roles.items() if s != "ran")
+    return (
+        f"{prefix} ({result.duration_s or 0:.1f}s of video in {result.seconds:.1f}s): {rows}"
+        + (f" [{notes}]" if notes else "")
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
+    options = BatchOptions(
+        workers=args.workers, ray_address=args.ray, retry_failed=args.retry_failed, force=args.force
+    )
     paths = expand_sources(args.paths)
     if not paths:
         print("vidmem ingest: no videos found in " + " ".join(args.paths), file=sys.stderr)
         return EXIT_USAGE
-    pipeline = Pipeline(settings)
-    for role, avail in pipeline.availability.items():
-        if not avail.ok:
-            print(f"role {role} skipped: {avail.detail}", file=sys.stderr)
-    counts = {"ok": 0, "skipped": 0, "failed": 0}
-    with open_memory(args.memory) as memory:
-        for n, path in enumerate(paths, 1):
-            result = pipeline.ingest(path, memory, force=args.force)
-            counts[result.status] += 1
-            prefix = f"[{n}/{len(paths)}] {result.status:7} {path}"
-            if result.status == "failed":
-                print(f"{prefix}: {result.error}", file=sys.stderr)
-            elif result.status == "skipped":
-                print(f"{prefix}: already stored with these settings")
-            else:
-                rows = ", ".join(f"{k} {v}" for k, v in result.rows.items() if v) or "no rows"
-                notes = "; ".join(f"{r} {s}" for r, s in result.roles.items() if s != "ran")
-                print(
-                    f"{prefix} ({result.duration_s:.1f}s of video in {result.seconds:.1f}s): {rows}"
-                    + (f" [{notes}]" if notes else "")
-                )
-    print(f"{counts['ok']} ingested, {counts['skipped']} already stored, {counts['failed']} failed -> {args.memory}")
-    return EXIT_FAILED if counts["failed"] else EXIT_OK
+    display = console_display(args.progress_every)
+    done = 0
+
+    def on_result(result: IngestResult) -> None:
+        nonlocal done
+        done += 1
+        display.note(_line(result, done, len(paths)), error=result.status == "failed")
+
+    report = run_batch(paths, args.memory, settings, options, display=display, on_result=on_result)
+    rate = f"{report.video_s / 3600:.3f} video-hours in {report.wall_s:.0f}s, {report.workers} worker(s)"
+    print(f"{report.summary()} ({rate})", flush=True)
+    return EXIT_FAILED if report.counts["failed"] else EXIT_OK
