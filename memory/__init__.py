@@ -3,6 +3,7 @@
 from memory.ddl import arrow_schema
 from memory.description import describe_schema, schema_dict
 from memory.errors import SchemaError, StoreError, VidmemError
+from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_memory, read_parquet_export
 from memory.extensions import load_extension
 from memory.rows import VideoRecord, VideoRows, rows_table
 from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
@@ -12,8 +13,10 @@ from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
 __all__ = [
     "CONTENT_TABLES",
     "DEFAULT_URI",
+    "EXPORT_FORMATS",
     "SCHEMA_VERSION",
     "VIDEO_TABLES",
+    "ExportResult",
     "Memory",
     "MemoryURI",
     "SchemaError",
@@ -24,10 +27,13 @@ __all__ = [
     "VidmemError",
     "arrow_schema",
     "describe_schema",
+    "export_format",
+    "export_memory",
     "load_extension",
     "metadata",
     "open_memory",
     "parse_uri",
+    "read_parquet_export",
     "rows_table",
     "schema_dict",
     "table",

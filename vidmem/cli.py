@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from memory import DEFAULT_URI, VidmemError
 
 #: Subcommands, in the order `vidmem --help` lists them. Each module has `add_parser(sub)` and `run(args) -> int`.
-COMMANDS = ("ingest", "sql", "ask", "eval", "info", "models")
+COMMANDS = ("ingest", "sql", "ask", "eval", "info", "models", "export")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
