@@ -7,6 +7,7 @@ transcript, OCR spans and captions) comes after it.
 from ingest.actions import ActionRecognizer
 from ingest.appearance import AppearanceDescriber
 from ingest.asr import SpeechRecognizer
+from ingest.clip import FrameEmbedder
 from ingest.extractor import Extractor
 from ingest.ocr import TextReader
 from ingest.tracking import Tracker
@@ -15,6 +16,7 @@ EXTRACTORS: tuple[type[Extractor], ...] = (
     Tracker,
     SpeechRecognizer,
     TextReader,
+    FrameEmbedder,
     AppearanceDescriber,
     ActionRecognizer,
 )
