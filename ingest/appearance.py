@@ -4,9 +4,10 @@ Always, with no model: the dominant named colours of the track's crops (the best
 spread over its life, from the tracking role). For a person, the upper body (shoulders to hips)
 and lower body (hips to ankles) are named apart, e.g. "upper: red, dark blue; lower: blue", so
 that "the man in the red jacket" can be found with SQL. Pixels are those of the instance mask
-when the detector segments, else the central part of the box, where the body is (the sides are
-mostly background). Colours come from k-means in CIELAB, each cluster centre named by hue,
-saturation and lightness (`colour_name`).
+when the detector segments, else the central part of the box, where the body is; colours that
+fill the box's left and right edges (the scene behind: grass, road) are left out when enough else
+remains. Colours come from k-means in CIELAB, each cluster centre named by hue, chroma and
+lightness (`colour_name`).
 
 With CLIP weights on disk (`clip.pretrained` a checkpoint path, or a tag already in the hub
 cache), the best crop is also embedded, and the attribute prompts whose zero-shot probability is
@@ -33,6 +34,9 @@ COLOUR_MODEL = "dominant-colours/lab-kmeans"
 _UPPER = (0.18, 0.50)
 _LOWER = (0.52, 0.88)
 _CENTRE = (0.3, 0.7)  # fraction of the box width used when there is no mask
+_SIDE = 0.12  # the outer fraction of the width on each side samples the background (no mask)
+_BACKGROUND_SHARE = 0.3  # a colour filling this much of the sides is background...
+_MIN_FOREGROUND = 0.12  # ...and is left out when the other colours still hold this much
 _CLUSTERS = 4
 _SECOND_SHARE = 0.25  # a second colour is named when its cluster holds at least this share
 _MIN_PIXELS = 20
@@ -81,8 +85,10 @@ def colour_name(lab: Sequence[float]) -> str:
         name = "red" if chroma > 30 else "brown"
     elif hue < 75:
         name = "orange" if lightness > 55 and chroma > 40 else "beige" if lightness > 60 and chroma < 35 else "brown"
-    elif hue < 105:
+    elif hue < 105 or (hue < 118 and lightness > 85):  # very light yellow-greens look yellow
         name = "yellow" if lightness > 60 and chroma > 40 else "beige" if lightness > 60 else "olive"
+        if name == "beige" and hue >= 90:
+            name = "yellow"
     elif hue < 170:
         name = "green"
     elif hue < 230:
@@ -152,16 +158,47 @@ def region_pixels(crop: TrackCrop, rows: tuple[float, float]) -> np.ndarray:
     return pixels
 
 
+def background_colours(crops: Sequence[TrackCrop]) -> set[str]:
+    """Colours that fill the left and right edges of unmasked crops: the scene behind the instance."""
+    sides = []
+    for crop in crops:
+        if crop.mask is not None:
+            continue
+        width = crop.image.shape[1]
+        edge = max(1, round(_SIDE * width))
+        strip = np.concatenate([crop.image[:, :edge], crop.image[:, width - edge :]], axis=1).reshape(-1, 3)
+        sides.append(strip[np.linspace(0, len(strip) - 1, min(len(strip), _PIXELS_PER_CROP)).astype(int)])
+    if not sides:
+        return set()
+    return {name for name, share in dominant_colours(np.concatenate(sides)) if share >= _BACKGROUND_SHARE}
+
+
+def without_background(colours: list[tuple[str, float]], background: set[str]) -> list[tuple[str, float]]:
+    """The colours that are not background, as shares of what is left; all of them when that is too little.
+
+    >>> without_background([("grey", 0.6), ("red", 0.3), ("black", 0.1)], {"grey"})
+    [('red', 0.75), ('black', 0.25)]
+    """
+    kept = [(name, share) for name, share in colours if name not in background]
+    total = sum(share for _, share in kept)
+    if total < _MIN_FOREGROUND:
+        return colours
+    return [(name, round(share / total, 3)) for name, share in kept]
+
+
 def colour_description(crops: Sequence[TrackCrop], category: str) -> str:
     """'upper: red; lower: dark blue' for a person, 'colour: white' for anything else."""
     if not crops:
         return ""
+    background = background_colours(crops)
+
+    def named(rows: tuple[float, float]) -> str:
+        pixels = np.concatenate([region_pixels(c, rows) for c in crops])
+        return describe_colours(without_background(dominant_colours(pixels), background))
+
     if category == "person":
-        upper = np.concatenate([region_pixels(c, _UPPER) for c in crops])
-        lower = np.concatenate([region_pixels(c, _LOWER) for c in crops])
-        return f"upper: {describe_colours(dominant_colours(upper))}; lower: {describe_colours(dominant_colours(lower))}"
-    whole = np.concatenate([region_pixels(c, (0.1, 0.9)) for c in crops])
-    return f"colour: {describe_colours(dominant_colours(whole))}"
+        return f"upper: {named(_UPPER)}; lower: {named(_LOWER)}"
+    return f"colour: {named((0.1, 0.9))}"
 
 
 def _clip_usable(settings: Any) -> tuple[bool, str]:
