@@ -1,0 +1,290 @@
+"""The SQL sub-agent loop (DoraemonGPT's sub-task tools), shared by When, Why, What, How, Count, Other.
+
+A sub-task is data (`SubTask`, loaded from agents/prompts/sql/<name>.yaml): a name, a description
+for the planner, a focus line, the tables it may see and its own few-shot question -> SQL examples.
+`SqlSubAgent` runs any of them:
+
+    1. prompt: instructions, only the sub-task's tables (`describe_schema`), the query library,
+       the examples (stable, first), then the sub-question (last: prompt caches reuse the rest);
+    2. the model writes SQL; `parsing.extract_sql` takes it out of whatever it wrote;
+    3. `guard.guarded(memory).run` checks and runs it (read-only, row cap, time limit);
+    4. a rejection, a DuckDB error or unreadable output goes back to the model, at most
+       `max_repairs` times;
+    5. the rows are summarized into an answer to the sub-question (by the model, except for
+       empty or single-value results, which need no model), with Evidence: SQL, rows, times.
+
+    class WhenTool(SqlSubAgent):
+        subtask = SubTask.load("when")
+"""
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Any, ClassVar, Literal
+
+import yaml
+
+from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
+from agents.guard import GuardedSQL, QueryResult, guarded
+from agents.llm import Message
+from agents.parsing import extract_sql
+from agents.steps import Evidence, Observation
+from agents.tools.base import ToolContext
+from agents.tools.format import DATA_RULE, evidence_from_rows, quote_data, rows_text
+from memory import describe_schema, metadata
+
+__all__ = ["SqlExample", "SqlSubAgent", "SubAgentSettings", "SubTask", "library_text", "render_example_sql"]
+
+log = logging.getLogger(__name__)
+
+_PROMPT_DIR = ("prompts", "sql")
+
+
+def _read_yaml(name: str) -> dict[str, Any]:
+    try:
+        text = resources.files("agents").joinpath(*_PROMPT_DIR, f"{name}.yaml").read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise AgentError(f"prompt file agents/prompts/sql/{name}.yaml is missing from the installed package") from exc
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise AgentError(f"agents/prompts/sql/{name}.yaml must hold a mapping, got {type(data).__name__}")
+    return data
+
+
+@cache
+def _templates() -> dict[str, Template]:
+    return {k: Template(str(v).strip()) for k, v in _read_yaml("subagent").items()}
+
+
+@dataclass(frozen=True)
+class SqlExample:
+    question: str
+    sql: str  # may say video_id = '$video_id'; see render_example_sql
+
+
+@dataclass(frozen=True)
+class SubTask:
+    """One kind of sub-question and what its sub-agent is shown."""
+
+    name: str
+    description: str
+    focus: str
+    tables: tuple[str, ...]
+    examples: tuple[SqlExample, ...]
+    hide_columns: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = [t for t in self.tables if t not in metadata.tables]
+        if unknown:
+            raise AgentError(f"sub-task {self.name!r} names unknown tables {unknown}; known: {sorted(metadata.tables)}")
+        if not self.examples:
+            raise AgentError(f"sub-task {self.name!r} has no few-shot examples")
+
+    @classmethod
+    def load(cls, name: str) -> "SubTask":
+        """The sub-task defined in agents/prompts/sql/<name>.yaml."""
+        data = _read_yaml(name)
+        try:
+            return cls(
+                name=str(data["name"]),
+                description=" ".join(str(data["description"]).split()),
+                focus=" ".join(str(data.get("focus", "")).split()),
+                tables=tuple(data["tables"]),
+                examples=tuple(SqlExample(str(e["question"]), str(e["sql"]).strip()) for e in data["examples"]),
+                hide_columns=frozenset(data.get("hide_columns", ())),
+            )
+        except (KeyError, TypeError) as exc:
+            raise AgentError(f"agents/prompts/sql/{name}.yaml lacks or misspells a field: {exc}") from exc
+
+    def schema_text(self) -> str:
+        """The sub-task's tables, described, without the columns it does not need."""
+        hidden = self.hide_columns | {"video_id"}
+        lines = []
+        for line in describe_schema(self.tables).splitlines():
+            column = line[2:].split(" ", 1)[0] if line.startswith("  ") else None
+            if column is None or column not in hidden:
+                lines.append(line)
+        lines.append("(Every table also has video_id VARCHAR: the video the row belongs to.)")
+        return "\n".join(lines)
+
+
+def render_example_sql(sql: str, video_id: str | None) -> str:
+    """An example's SQL for one video (`$video_id` filled in) or for all (the filter removed).
+
+    >>> render_example_sql("SELECT * FROM t WHERE video_id = '$video_id' AND a = 1", None)
+    'SELECT * FROM t WHERE a = 1'
+    """
+    if video_id is not None:
+        return Template(sql).safe_substitute(video_id=video_id.replace("'", "''"))
+    sql = re.sub(r"(?:\w+\.)?video_id = '\$video_id' AND ", "", sql)
+    sql = re.sub(r"\s*WHERE (?:\w+\.)?video_id = '\$video_id'(?=\s|$)", "", sql)
+    return re.sub(r"(?:\w+\.)?video_id = '\$video_id'", "true", sql)
+
+
+def library_text(runner: GuardedSQL) -> str:
+    """The analyst query library as the prompt shows it: the `queries` package's own description
+    when it has one, else the names of the views and macros it installed (empty without any)."""
+    try:
+        import queries
+    except ImportError:
+        queries = None  # type: ignore[assignment]
+    for attr in ("describe_library", "library_description", "describe"):
+        describe = getattr(queries, attr, None)
+        if callable(describe):
+            text = str(describe()).strip()
+            if text:
+                return f"Library (views and macros over these tables):\n{text}\n"
+    names = sorted(runner.library_views) + [f"{f}(...)" for f in sorted(runner.library_functions)]
+    return f"Library views and macros: {', '.join(names)}\n" if names else ""
+
+
+@dataclass(frozen=True)
+class SubAgentSettings:
+    max_repairs: int = 2  # extra attempts after a rejected, failing or unreadable query
+    max_rows: int = 50  # rows a query may return (the guard's row cap)
+    rows_shown: int = 20  # rows the summarizing prompt sees
+    rows_in_observation: int = 8  # rows quoted back to the planner
+    timeout_s: float = 10.0  # per query
+    sql_max_tokens: int = 300
+    summary_max_tokens: int = 150
+    #: 'auto': no model call for an empty or single-value result; 'always' / 'never'.
+    summarize: Literal["auto", "always", "never"] = "auto"
+
+    def __post_init__(self) -> None:
+        if self.max_repairs < 0 or self.max_rows < 1 or self.rows_shown < 1 or self.timeout_s <= 0:
+            raise AgentError(f"invalid sub-agent settings: {self}")
+
+
+@dataclass
+class _Attempt:
+    sql: str | None
+    error: str | None = None
+    result: QueryResult | None = None
+
+
+@dataclass
+class _Run:
+    attempts: list[_Attempt] = field(default_factory=list)
+
+    @property
+    def result(self) -> QueryResult | None:
+        return self.attempts[-1].result if self.attempts else None
+
+
+class SqlSubAgent:
+    """A `Tool` that answers a sub-question by writing SQL over the memory (see module docstring)."""
+
+    subtask: ClassVar[SubTask]
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "subtask" in cls.__dict__:
+            cls.name = cls.subtask.name
+            cls.description = cls.subtask.description
+
+    def __init__(self, settings: SubAgentSettings | None = None) -> None:
+        self.settings = settings or SubAgentSettings()
+
+    # -- prompt ------------------------------------------------------------------------------
+    def messages(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> list[Message]:
+        t = _templates()
+        examples = "\n\n".join(
+            f"Q: {e.question}\n```sql\n{render_example_sql(e.sql, ctx.video_id)}\n```" for e in self.subtask.examples
+        )
+        system = t["system"].substitute(
+            name=self.subtask.name.upper(),
+            focus=self.subtask.focus,
+            schema=self.subtask.schema_text(),
+            library=library_text(runner),
+            examples=examples,
+        )
+        scope = (
+            f"Video: {ctx.video_id} (filter every table on video_id = '{ctx.video_id}')"
+            if ctx.video_id
+            else "All videos in the memory (group or filter by video_id when it matters)."
+        )
+        user = t["question"].substitute(scope=scope, question=question.strip())
+        return [Message("system", system), Message("user", user)]
+
+    # -- the tool ----------------------------------------------------------------------------
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        question = action_input.strip()
+        if not question:
+            example = self.subtask.examples[0].question
+            return Observation("", error=f"{self.name} needs a question as its input, e.g. {example!r}")
+        runner = guarded(ctx.memory)
+        run = self._write_and_run(question, ctx, runner)
+        result = run.result
+        if result is None:
+            last = run.attempts[-1]
+            tried = [Evidence(self.name, sql=a.sql, note=f"failed: {a.error}") for a in run.attempts if a.sql]
+            return Observation(
+                "",
+                evidence=tuple(tried),
+                error=f"{self.name} could not write a working query in {len(run.attempts)} tries; last problem: "
+                f"{last.error}. Rephrase the sub-question or use another tool.",
+            )
+        answer = self._summarize(question, result, ctx)
+        note = f"{len(result.rows)} rows{' (more left out: row cap)' if result.truncated else ''}"
+        evidence = evidence_from_rows(
+            self.name, result.columns, result.rows, sql=result.sql, video_id=ctx.video_id, note=note
+        )
+        shown = self.settings.rows_in_observation
+        text = f"{answer}\nSQL: {' '.join(result.sql.split())}\n" + quote_data(
+            rows_text(result.columns, result.rows, limit=shown), f"query result, {note}"
+        )
+        return Observation(text, evidence=(evidence,))
+
+    def _write_and_run(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> _Run:
+        messages = self.messages(question, ctx, runner)
+        run = _Run()
+        repair = _templates()["repair"]
+        for _ in range(1 + self.settings.max_repairs):
+            reply = ctx.llm.complete(messages, max_tokens=self.settings.sql_max_tokens, temperature=0.0)
+            attempt = _Attempt(sql=None)
+            try:
+                attempt.sql = extract_sql(reply.text)
+                attempt.result = runner.run(
+                    attempt.sql, max_rows=self.settings.max_rows, timeout_s=self.settings.timeout_s
+                )
+            except (ModelOutputError, GuardError, SQLRunError) as exc:
+                attempt.error = str(exc)
+            run.attempts.append(attempt)
+            if attempt.result is not None:
+                break
+            log.debug("%s: attempt %d failed: %s", self.name, len(run.attempts), attempt.error)
+            messages = [
+                *messages,
+                Message("assistant", reply.text.strip() or "(empty reply)"),
+                Message("user", repair.substitute(error=attempt.error)),
+            ]
+        return run
+
+    def _summarize(self, question: str, result: QueryResult, ctx: ToolContext) -> str:
+        mode = self.settings.summarize
+        if mode == "never" or (mode == "auto" and not result.rows):
+            return (
+                "No rows matched: the memory holds nothing for this query."
+                if not result.rows
+                else (f"The query returned {len(result.rows)} rows.")
+            )
+        if mode == "auto" and len(result.rows) == 1 and len(result.columns) == 1:
+            return f"{result.columns[0]} = {rows_text(result.columns, result.rows).splitlines()[1]}"
+        t = _templates()
+        rows = quote_data(
+            rows_text(result.columns, result.rows, limit=self.settings.rows_shown),
+            f"{len(result.rows)}{'+' if result.truncated else ''} rows from the memory",
+        )
+        messages = [
+            Message("system", t["summary_system"].substitute(data_rule=DATA_RULE)),
+            Message(
+                "user", t["summary_user"].substitute(question=question, sql=" ".join(result.sql.split()), rows=rows)
+            ),
+        ]
+        reply = ctx.llm.complete(messages, max_tokens=self.settings.summary_max_tokens, temperature=0.0)
+        return reply.text.strip() or f"The query returned {len(result.rows)} rows."

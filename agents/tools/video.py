@@ -1,0 +1,308 @@
+"""Video tools (MMCTAgent, CAVIAR): read the transcript, search text and frames, find when something
+happens, show a segment, answer from retrieved passages; plus `think` and `finish`.
+
+Each tool is a small class with `name`, `description` (what the planner's prompt shows) and `run`.
+Everything that came from a video is quoted with `format.quote_data`; see there why.
+"""
+
+import json
+from typing import Any, ClassVar
+
+from agents.llm import Message
+from agents.steps import Evidence, Observation
+from agents.tools.base import ToolContext
+from agents.tools.format import DATA_RULE, evidence_from_rows, fmt_s, parse_span, quote_data
+from agents.tools.search import (
+    SOURCE_LABELS,
+    TextHit,
+    frame_search,
+    keyword_search,
+    merge_hits,
+    scope,
+    text_search,
+)
+
+__all__ = [
+    "FindWhen",
+    "Finish",
+    "GetSegment",
+    "GetTranscript",
+    "QueryFrames",
+    "QueryTranscript",
+    "RetrievalQA",
+    "Think",
+]
+
+_MAX_CHARS = 3000  # of quoted text per observation; the planner cuts longer ones anyway
+
+
+def _label(source: str) -> str:
+    return SOURCE_LABELS.get(source, {"actions": "action", "tracks": "object"}.get(source, source))
+
+
+def _hit_lines(hits: list[TextHit], ctx: ToolContext, *, scores: bool = True) -> str:
+    lines = []
+    for h in hits:
+        where = "" if ctx.video_id else f"{h.video_id} "
+        score = f" (score {h.score:.2f})" if scores else ""
+        lines.append(f"[{where}{fmt_s(h.start_s)}-{fmt_s(h.end_s)}] {_label(h.source)}: {h.text}{score}")
+    return _cap("\n".join(lines))
+
+
+def _cap(text: str, limit: int = _MAX_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit] + "\n... (cut; ask for a narrower time range)"
+
+
+def _hits_evidence(tool: str, hits: list[TextHit], ctx: ToolContext, note: str = "") -> Evidence:
+    rows = [h.as_row() for h in hits]
+    columns = list(rows[0]) if rows else []
+    return evidence_from_rows(tool, columns, [tuple(r.values()) for r in rows], video_id=ctx.video_id, note=note)
+
+
+def _roles(ctx: ToolContext) -> dict[str, str]:
+    """The video's ingest roles ('asr' -> 'ran' / 'skipped: why'), to explain an empty result."""
+    if ctx.video_id is None:
+        return {}
+    rows = ctx.memory.query("SELECT roles FROM videos WHERE video_id = ?", [ctx.video_id]).to_pylist()
+    try:
+        roles = json.loads(rows[0]["roles"]) if rows and rows[0]["roles"] else {}
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in roles.items()} if isinstance(roles, dict) else {}
+
+
+def _why_empty(ctx: ToolContext, role: str, what: str) -> str:
+    state = _roles(ctx).get(role)
+    return f"The memory holds no {what}" + (f" (ingest role {role}: {state})." if state else ".")
+
+
+class GetTranscript:
+    name: ClassVar[str] = "get_transcript"
+    description: ClassVar[str] = (
+        "The speech transcript with times, whole or for a time range. Input: nothing, or a range like '10-30'."
+    )
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        span = parse_span(action_input)
+        where, params = scope(ctx)
+        cond = ""
+        if span:
+            cond = " AND end_s >= ? AND start_s <= ?"
+            params = [*params, span[0], span[1]]
+        rows = ctx.memory.query(
+            f"SELECT video_id, start_s, end_s, text FROM transcript WHERE {where}{cond} "
+            "ORDER BY video_id, start_s LIMIT 200",
+            params,
+        ).to_pylist()
+        during = f" between {fmt_s(span[0])} and {fmt_s(span[1])}" if span else ""
+        if not rows:
+            return Observation(_why_empty(ctx, "asr", f"speech{during}"))
+        lines = "\n".join(
+            f"[{'' if ctx.video_id else r['video_id'] + ' '}{fmt_s(r['start_s'])}-{fmt_s(r['end_s'])}] {r['text']}"
+            for r in rows
+        )
+        evidence = evidence_from_rows(
+            self.name, ["video_id", "start_s", "end_s", "text"], [tuple(r.values()) for r in rows],
+            video_id=ctx.video_id, note=f"{len(rows)} transcript segments{during}",
+        )  # fmt: skip
+        return Observation(quote_data(_cap(lines), f"transcript{during}"), evidence=(evidence,))
+
+
+class QueryTranscript:
+    name: ClassVar[str] = "query_transcript"
+    description: ClassVar[str] = (
+        "The transcript segments closest in meaning to a phrase (semantic search, top 5). "
+        "Input: what to look for, e.g. 'talk about trains'."
+    )
+    k: ClassVar[int] = 5
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        query = action_input.strip()
+        if not query:
+            return Observation("", error="query_transcript needs a phrase to look for")
+        hits, unavailable = text_search(ctx, query, sources=["transcript"], k=self.k)
+        note = "semantic search"
+        if unavailable:
+            hits = keyword_search(ctx, query, sources=["transcript"], k=self.k)
+            note = f"keyword matches (semantic search unavailable: {unavailable})"
+        if not hits:
+            return Observation(f"No transcript segment matches {query!r} ({note}).")
+        return Observation(
+            quote_data(_hit_lines(hits, ctx), f"transcript, {note}"),
+            evidence=(_hits_evidence(self.name, hits, ctx, note),),
+        )
+
+
+class QueryFrames:
+    name: ClassVar[str] = "query_frames"
+    description: ClassVar[str] = (
+        "The frames that look most like a description (CLIP text-to-frame search, top 5), with their times. "
+        "Input: a visual description, e.g. 'a red car'."
+    )
+    k: ClassVar[int] = 5
+
+    @classmethod
+    def unavailable(cls, ctx: ToolContext) -> str | None:
+        return None if "clip" in ctx.encoders else "no CLIP encoder is configured"
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        query = action_input.strip()
+        if not query:
+            return Observation("", error="query_frames needs a visual description")
+        hits, unavailable = frame_search(ctx, query, k=self.k)
+        if unavailable:
+            return Observation(
+                f"query_frames is unavailable: {unavailable}. Use find_when, query_transcript or the SQL tools instead."
+            )
+        lines = "\n".join(
+            f"{'' if ctx.video_id else h.video_id + ' '}{fmt_s(h.t_s)} (frame {h.frame_index}, score {h.score:.3f})"
+            for h in hits
+        )
+        evidence = evidence_from_rows(
+            self.name, ["video_id", "frame_index", "t_s", "score"],
+            [(h.video_id, h.frame_index, h.t_s, round(h.score, 4)) for h in hits],
+            video_id=ctx.video_id, note=f"frames matching {query!r}",
+        )  # fmt: skip
+        return Observation(
+            f"Frames that best match {query!r}, best first (CLIP scores compare only within one search):\n{lines}",
+            evidence=(evidence,),
+        )
+
+
+class FindWhen:
+    name: ClassVar[str] = "find_when"
+    description: ClassVar[str] = (
+        "When something is said, shown on screen, captioned, done or seen: searches speech, on-screen text, "
+        "captions, actions and tracked objects. Input: a description, e.g. 'the word EXIT'."
+    )
+    k: ClassVar[int] = 8
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        query = action_input.strip()
+        if not query:
+            return Observation("", error="find_when needs a description of what to find")
+        semantic, unavailable = text_search(ctx, query, k=self.k)
+        keyword = keyword_search(ctx, query, k=self.k, with_objects=True)
+        hits = merge_hits(semantic, keyword, k=self.k)
+        how = "semantic and keyword search" if not unavailable else f"keyword search ({unavailable})"
+        if not hits:
+            return Observation(f"Nothing in the memory matches {query!r} ({how}).")
+        return Observation(
+            quote_data(_hit_lines(hits, ctx), f"moments matching the description, best first; {how}"),
+            evidence=(_hits_evidence(self.name, hits, ctx, how),),
+        )
+
+
+class GetSegment:
+    name: ClassVar[str] = "get_segment"
+    description: ClassVar[str] = (
+        "Everything the memory holds between two times: speech, on-screen text, captions, objects visible, "
+        "actions. Input: a time range in seconds, e.g. '4-9'."
+    )
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        span = parse_span(action_input)
+        if span is None:
+            return Observation("", error="get_segment needs a time range in seconds, e.g. '4-9'")
+        a, b = span
+        where, params = scope(ctx)
+        q = ctx.memory.query
+        overlap = "end_s >= ? AND start_s <= ?"
+        texts = q(
+            f"SELECT * FROM (SELECT video_id, 'transcript' AS source, start_s, end_s, text FROM transcript "
+            f"UNION ALL SELECT video_id, 'ocr_spans', start_s, end_s, text FROM ocr_spans "
+            f"UNION ALL SELECT video_id, 'captions', start_s, end_s, text FROM captions AS c WHERE c.level = 'clip' "
+            f"OR NOT EXISTS (SELECT 1 FROM captions AS c2 WHERE c2.video_id = c.video_id AND c2.level = 'clip')) "
+            f"WHERE {where} AND {overlap} ORDER BY video_id, start_s LIMIT 100",
+            [*params, a, b],
+        ).to_pylist()
+        objects = q(
+            f"SELECT video_id, category, count(*) AS n, min(first_s) AS first_s, max(last_s) AS last_s, "
+            f"string_agg(DISTINCT appearance, '; ') AS looks FROM tracks "
+            f"WHERE {where} AND last_s >= ? AND first_s <= ? GROUP BY video_id, category ORDER BY n DESC",
+            [*params, a, b],
+        ).to_pylist()
+        actions = q(
+            f"SELECT a.video_id, a.track_id, a.label, a.start_s, a.end_s, t.category FROM actions AS a "
+            f"LEFT JOIN tracks AS t ON t.video_id = a.video_id AND t.track_id = a.track_id "
+            f"WHERE {scope(ctx, 'a')[0]} AND a.end_s >= ? AND a.start_s <= ? ORDER BY a.start_s LIMIT 40",
+            [*params, a, b],
+        ).to_pylist()
+        lines = [f"[{fmt_s(r['start_s'])}-{fmt_s(r['end_s'])}] {_label(r['source'])}: {r['text']}" for r in texts]
+        lines += [
+            f"objects: {r['n']} {r['category']} seen between {fmt_s(r['first_s'])} and {fmt_s(r['last_s'])}"
+            + (f" ({r['looks'][:300]})" if r["looks"] else "")
+            for r in objects
+        ]
+        lines += [
+            f"[{fmt_s(r['start_s'])}-{fmt_s(r['end_s'])}] action: {r['category'] or 'scene'} "
+            f"{'#' + str(r['track_id']) + ' ' if r['track_id'] is not None else ''}{r['label']}"
+            for r in actions
+        ]
+        header = f"segment {fmt_s(a)}-{fmt_s(b)}"
+        if not lines:
+            return Observation(f"The memory holds nothing between {fmt_s(a)} and {fmt_s(b)}.")
+        rows: list[dict[str, Any]] = [
+            *texts,
+            *({"source": "tracks", **r} for r in objects),
+            *({"source": "actions", **r} for r in actions),
+        ]
+        columns = sorted({c for r in rows for c in r})
+        evidence = evidence_from_rows(
+            self.name, columns, [tuple(r.get(c) for c in columns) for r in rows], video_id=ctx.video_id,
+            note=header,
+        )  # fmt: skip
+        return Observation(quote_data(_cap("\n".join(lines)), header), evidence=(evidence,))
+
+
+class RetrievalQA:
+    name: ClassVar[str] = "retrieval_qa"
+    description: ClassVar[str] = (
+        "Answers a question from the speech, on-screen text and captions most related to it (retrieval + "
+        "reading). Input: the question."
+    )
+    k: ClassVar[int] = 8
+    max_tokens: ClassVar[int] = 160
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        question = action_input.strip()
+        if not question:
+            return Observation("", error="retrieval_qa needs a question")
+        semantic, unavailable = text_search(ctx, question, k=self.k)
+        hits = merge_hits(semantic, keyword_search(ctx, question, k=self.k), k=self.k)
+        if not hits:
+            return Observation("No speech, on-screen text or caption in the memory relates to the question.")
+        hits = sorted(hits, key=lambda h: (h.video_id, h.start_s))  # in time order for reading
+        passages = quote_data(_hit_lines(hits, ctx, scores=False), "passages from the video")
+        messages = [
+            Message(
+                "system",
+                "You answer a question about a video using only the passages given. "
+                f"{DATA_RULE} Answer in one or two sentences and cite the times (seconds) you used. "
+                "If the passages do not answer it, say so.",
+            ),
+            Message("user", f"{passages}\nQuestion: {question}"),
+        ]
+        reply = ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
+        how = "semantic and keyword retrieval" if not unavailable else "keyword retrieval"
+        evidence = _hits_evidence(self.name, hits, ctx, f"{len(hits)} passages, {how}")
+        return Observation(f"{reply.text.strip()}\n{passages}", evidence=(evidence,))
+
+
+class Think:
+    name: ClassVar[str] = "think"
+    description: ClassVar[str] = "Write down reasoning or a plan without looking anything up. Input: your thoughts."
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        return Observation("Noted. Continue with a tool, or finish when the observations answer the question.")
+
+
+class Finish:
+    name: ClassVar[str] = "finish"
+    description: ClassVar[str] = "Give the final answer. Input: the answer, with times in seconds where they matter."
+
+    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+        answer = action_input.strip()
+        if not answer:
+            return Observation("", error="finish needs the answer as its input")
+        return Observation(answer, final=True)
