@@ -34,7 +34,7 @@ ROAD = (540, 340, 640, 400)
 def _lab(rgb: tuple[int, int, int]) -> list[float]:
     import cv2
 
-    lab = cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2LAB)[0, 0].astype(float)
+    lab = cv2.cvtColor(np.array([[rgb]], np.uint8), cv2.COLOR_RGB2LAB)[0, 0].astype(float)
     return list(lab * [100 / 255, 1, 1] - [0, 128, 128])
 
 
