@@ -1,0 +1,94 @@
+"""vidmem's analyst query library: SQL views and macros over the memory, the same queries as Python
+functions with bound parameters, semantic and keyword search, and result formatting.
+
+    >>> import queries
+    >>> from memory import open_memory
+    >>> mem = open_memory("archive.duckdb")                              # doctest: +SKIP
+    >>> queries.install(mem)                                             # doctest: +SKIP
+    >>> queries.when_visible(mem, "v1a2b3c4d5e6f7a8b", "person").to_pandas()  # doctest: +SKIP
+    >>> print(queries.describe_library())                                # doctest: +SKIP
+
+How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md.
+"""
+
+from queries.connect import sqlalchemy_engine, sqlalchemy_url
+from queries.counts import (
+    category_counts,
+    category_pairs,
+    cooccurrence,
+    instance_counts,
+    track_cooccurrence,
+    tracks_with,
+)
+from queries.errors import ParameterError, QueryError, SearchUnavailable, UnknownTrackError, UnknownVideoError
+from queries.library import (
+    Installation,
+    LibraryObject,
+    cursor,
+    describe_library,
+    install,
+    library_objects,
+    library_version,
+)
+from queries.output import FORMATS, format_result
+from queries.run import run_sql
+from queries.search import (
+    Encoder,
+    FrameHit,
+    TextHit,
+    frames_like,
+    keyword_search,
+    search_frames,
+    search_texts,
+    search_transcript,
+)
+from queries.text_index import build_text_index
+from queries.timeline import speech_near, text_near, video_overview, video_timeline
+from queries.vector_index import build_frame_index
+from queries.visibility import TrackPosition, track_path, track_position, tracks_at, when_track_visible, when_visible
+
+__all__ = [
+    "FORMATS",
+    "Encoder",
+    "FrameHit",
+    "Installation",
+    "LibraryObject",
+    "ParameterError",
+    "QueryError",
+    "SearchUnavailable",
+    "TextHit",
+    "TrackPosition",
+    "UnknownTrackError",
+    "UnknownVideoError",
+    "build_frame_index",
+    "build_text_index",
+    "category_counts",
+    "category_pairs",
+    "cooccurrence",
+    "cursor",
+    "describe_library",
+    "format_result",
+    "frames_like",
+    "install",
+    "instance_counts",
+    "keyword_search",
+    "library_objects",
+    "library_version",
+    "run_sql",
+    "search_frames",
+    "search_texts",
+    "search_transcript",
+    "speech_near",
+    "sqlalchemy_engine",
+    "sqlalchemy_url",
+    "text_near",
+    "track_cooccurrence",
+    "track_path",
+    "track_position",
+    "tracks_at",
+    "tracks_with",
+    "video_overview",
+    "video_timeline",
+    "when_track_visible",
+    "when_visible",
+]

@@ -1,0 +1,62 @@
+"""Reaching a memory from other tools: SQLAlchemy (pandas, BI tools) through duckdb-engine.
+
+See ACCESS.md beside this file for the DuckDB CLI and plain Python.
+"""
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from memory import MemoryURI, parse_uri
+from queries.errors import QueryError
+
+
+def sqlalchemy_url(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> str:
+    """A duckdb-engine URL for a DuckDB-file memory, read-only by default.
+
+    >>> sqlalchemy_url("/data/archive.duckdb")
+    'duckdb:////data/archive.duckdb?access_mode=read_only'
+
+    Use it with `sqlalchemy.create_engine(url)` or `pandas.read_sql(sql, url)`. A DuckLake memory
+    is attached, not opened by path: use `sqlalchemy_engine`, which does that on connect.
+    Within one process, DuckDB opens a file once per configuration: close a writable `Memory` on
+    the same file before connecting through SQLAlchemy.
+    """
+    uri = memory_uri if isinstance(memory_uri, MemoryURI) else parse_uri(memory_uri)
+    if uri.kind != "duckdb":
+        raise QueryError(
+            f"{uri} is a DuckLake memory: there is no URL for it; use queries.sqlalchemy_engine({str(uri)!r})"
+        )
+    url = "duckdb:///" + quote(uri.location, safe="/:")
+    return url + "?access_mode=read_only" if read_only else url
+
+
+def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> Any:
+    """A SQLAlchemy engine over the memory (DuckDB file or DuckLake), read-only by default.
+
+    >>> import pandas as pd                                                          # doctest: +SKIP
+    >>> pd.read_sql("SELECT * FROM category_counts", sqlalchemy_engine("archive.duckdb"))  # doctest: +SKIP
+    """
+    from sqlalchemy import create_engine, event
+
+    uri = memory_uri if isinstance(memory_uri, MemoryURI) else parse_uri(memory_uri)
+    if uri.kind == "duckdb":
+        return create_engine(sqlalchemy_url(uri, read_only=read_only))
+    from memory.extensions import packaged_extension
+
+    engine = create_engine("duckdb:///:memory:")
+    needed = ["ducklake", "sqlite" if uri.location.startswith("sqlite:") else "postgres"]
+
+    @event.listens_for(engine, "connect")
+    def _attach(dbapi_con: Any, _record: Any) -> None:
+        for name in needed:
+            binary = packaged_extension(name)
+            dbapi_con.execute(f"LOAD '{binary}'" if binary else f"LOAD {name}")
+        options = [f"DATA_PATH '{uri.data_path}'"] if uri.data_path else []
+        if read_only:
+            options.append("READ_ONLY")
+        opts = f" ({', '.join(options)})" if options else ""
+        dbapi_con.execute(f"ATTACH 'ducklake:{uri.location}' AS lake{opts}")
+        dbapi_con.execute("USE lake")
+
+    return engine

@@ -1,0 +1,258 @@
+"""Search the memory by meaning (embeddings) and by keyword.
+
+- `search_texts` / `search_transcript`: a question against sentence embeddings of transcript
+  segments, on-screen text spans and captions (`text_embeddings`, filled at ingest).
+- `search_frames`: text-to-frame (CLIP's text tower) or image-to-frame (CLIP's image tower, or any
+  vector of the same model) against `frame_embeddings`; `frames_like`: by example, from a frame
+  already in the memory.
+- `keyword_search`: BM25 full-text search where DuckDB's fts extension works, substring otherwise.
+
+The query-side encoder is injected (an `Encoder`: `ingest.encoders.TextEncoder`,
+`ingest.encoders.ClipTextEncoder`, or anything with a `model` name and an `encode` method), so this
+package never loads a model itself. Its `model` must be the name stored in the rows' `model` column.
+"""
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+import pyarrow as pa
+
+from memory import Memory
+from queries import _checks
+from queries.errors import ParameterError, SearchUnavailable
+from queries.run import run_sql
+from queries.text_index import keyword_rows
+from queries.vector_index import hnsw_top_k, normalize, top_k, vector_matrix
+
+log = logging.getLogger(__name__)
+
+TEXT_SOURCES = ("transcript", "ocr_spans", "captions")
+Method = Literal["auto", "sql", "matrix", "hnsw"]
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    """Turns query texts into vectors comparable with stored ones (same `model`)."""
+
+    @property
+    def model(self) -> str:
+        """The model's name exactly as stored in `text_embeddings.model` / `frame_embeddings.model`."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalized float32 row per text."""
+        ...
+
+
+@dataclass(frozen=True)
+class TextHit:
+    """A transcript segment, on-screen text span or caption that matched, with its score."""
+
+    video_id: str
+    source: str  # 'transcript' | 'ocr_spans' | 'captions'
+    item_id: int  # segment_id / span_id / caption_id
+    start_s: float
+    end_s: float
+    text: str
+    score: float  # cosine similarity, or BM25 / occurrence count for keyword search
+
+
+@dataclass(frozen=True)
+class FrameHit:
+    """A sampled frame that matched, with its cosine similarity to the query."""
+
+    video_id: str
+    frame_index: int
+    t_s: float
+    score: float
+
+
+def search_texts(
+    memory: Memory,
+    encoder: Encoder,
+    query: str | np.ndarray,
+    *,
+    k: int = 10,
+    video_id: str | None = None,
+    sources: Sequence[str] | None = None,
+    method: Method = "auto",
+) -> list[TextHit]:
+    """The `k` texts most similar in meaning to `query` (a question, or a vector of the encoder's
+    model), best first; in one video and some of 'transcript', 'ocr_spans', 'captions' when given.
+
+    >>> search_texts(memory, TextEncoder(), "when does the train depart?", k=3)  # doctest: +SKIP
+    [TextHit(video_id='v1', source='transcript', item_id=0, start_s=2.0, ...)]
+    """
+    k = _checks.count("k", k)
+    vid = _checks.video(memory, video_id) if video_id is not None else None
+    srcs = _sources(sources)
+    model = _model(memory, "text_embeddings", encoder)
+    vec = _query_vector(encoder, query)
+    if method == "hnsw":
+        raise ParameterError("method 'hnsw' is only available for frames; use 'auto', 'sql' or 'matrix'")
+    if method == "sql" or (method == "auto" and vid is not None):
+        rows = run_sql(
+            memory,
+            "SELECT * FROM similar_texts(?::FLOAT[], k := ?, vid := ?, sources := ?::VARCHAR[], model_name := ?)",
+            [vec.tolist(), k, vid, srcs, model],
+        )
+        return [_text_hit(r) for r in rows.to_pylist()]
+    matrix = vector_matrix(memory, "texts", model)
+    keys = matrix.keys
+    mask = _mask(keys, vid, "source", srcs)
+    rows_idx, scores = top_k(matrix.vectors, vec, k, mask)
+    picked = keys.take(pa.array(rows_idx, pa.int64()))
+    texts = run_sql(
+        memory,
+        "SELECT t.video_id, t.source, t.item_id, t.start_s, t.end_s, t.text FROM text_items AS t "
+        "JOIN (SELECT unnest(?::VARCHAR[]) AS video_id, unnest(?::VARCHAR[]) AS source, "
+        "unnest(?::INTEGER[]) AS item_id) AS k USING (video_id, source, item_id)",
+        [picked["video_id"].to_pylist(), picked["source"].to_pylist(), picked["item_id"].to_pylist()],
+    ).to_pylist()
+    by_key = {(r["video_id"], r["source"], r["item_id"]): r for r in texts}
+    hits = []
+    keys_picked = zip(*(picked[c].to_pylist() for c in ("video_id", "source", "item_id")), strict=True)
+    for key, score in zip(keys_picked, scores, strict=True):
+        row = by_key.get(key, {"start_s": float("nan"), "end_s": float("nan"), "text": ""})
+        hits.append(TextHit(key[0], key[1], int(key[2]), row["start_s"], row["end_s"], row["text"], float(score)))
+    return hits
+
+
+def search_transcript(
+    memory: Memory, encoder: Encoder, query: str | np.ndarray, *, k: int = 10, video_id: str | None = None
+) -> list[TextHit]:
+    """`search_texts` over transcript segments only: where something like `query` is said."""
+    return search_texts(memory, encoder, query, k=k, video_id=video_id, sources=["transcript"])
+
+
+def search_frames(
+    memory: Memory,
+    encoder: Encoder,
+    query: str | np.ndarray,
+    *,
+    k: int = 10,
+    video_id: str | None = None,
+    method: Method = "auto",
+) -> list[FrameHit]:
+    """The `k` frames most similar to `query`: a text (encoded with `encoder`, CLIP's text tower)
+    or a vector of the same model (e.g. an image through CLIP's image tower), best first.
+
+    method: 'sql' (exact, in DuckDB), 'matrix' (exact, in-process NumPy copy of the embeddings),
+    'hnsw' (approximate, when `build_frame_index` made one), 'auto' (sql for one video, else hnsw
+    when current, else matrix).
+    """
+    k = _checks.count("k", k)
+    vid = _checks.video(memory, video_id) if video_id is not None else None
+    model = _model(memory, "frame_embeddings", encoder)
+    vec = _query_vector(encoder, query)
+    if method == "hnsw" or (method == "auto" and vid is None):
+        rows = hnsw_top_k(memory, model, vec, k) if vid is None else None
+        if rows is not None:
+            return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(r["score"])) for r in rows.to_pylist()]
+        if method == "hnsw":
+            raise SearchUnavailable(
+                f"no current HNSW index over {model} frames: build one with queries.build_frame_index"
+            )
+    if method == "sql" or (method == "auto" and vid is not None):
+        rows = run_sql(
+            memory,
+            "SELECT * FROM similar_frames(?::FLOAT[], k := ?, vid := ?, model_name := ?)",
+            [vec.tolist(), k, vid, model],
+        )
+        return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(r["score"])) for r in rows.to_pylist()]
+    matrix = vector_matrix(memory, "frames", model)
+    rows_idx, scores = top_k(matrix.vectors, vec, k, _mask(matrix.keys, vid, None, None))
+    picked = matrix.keys.take(pa.array(rows_idx, pa.int64())).to_pylist()
+    return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(s)) for r, s in zip(picked, scores, strict=True)]
+
+
+def frames_like(memory: Memory, video_id: str, t_s: float, *, k: int = 10) -> list[FrameHit]:
+    """Search by example: the `k` frames (any video) most like the embedded frame of `video_id`
+    nearest to `t_s`, that frame left out. No model needed: the stored vector is the query."""
+    vid = _checks.video(memory, video_id)
+    at = _checks.number("t_s", t_s)
+    k = _checks.count("k", k)
+    probe = run_sql(memory, "SELECT count(*) AS n FROM frame_embeddings WHERE video_id = ?", [vid])
+    if not probe["n"][0].as_py():
+        raise SearchUnavailable(f"video {vid} has no frame embeddings (was the clip role run?)")
+    rows = run_sql(memory, "SELECT * FROM frames_like(?, ?, k := ?)", [vid, at, k])
+    return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(r["score"])) for r in rows.to_pylist()]
+
+
+def keyword_search(
+    memory: Memory,
+    query: str,
+    *,
+    k: int = 10,
+    video_id: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[TextHit]:
+    """Texts containing the words of `query`, best first: BM25 ranking (stemmed, stop words
+    dropped) through DuckDB's full-text index when it is available and current; otherwise every
+    word must occur as a case-insensitive substring, ranked by occurrences (logged once)."""
+    _checks.text("query", query)
+    k = _checks.count("k", k)
+    vid = _checks.video(memory, video_id) if video_id is not None else None
+    rows, method = keyword_rows(memory, query, k=k, video_id=vid, sources=_sources(sources))
+    log.debug("keyword search %r by %s: %d rows", query, method, rows.num_rows)
+    return [_text_hit(r) for r in rows.to_pylist()]
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _sources(sources: Sequence[str] | None) -> list[str] | None:
+    if sources is None:
+        return None
+    if isinstance(sources, str):
+        sources = [sources]
+    unknown = sorted(set(sources) - set(TEXT_SOURCES))
+    if unknown or not sources:
+        raise ParameterError(f"sources must be some of {list(TEXT_SOURCES)}, got {list(sources)!r}")
+    return list(sources)
+
+
+def _model(memory: Memory, table: str, encoder: Encoder) -> str:
+    """The encoder's model, checked against the models whose vectors `table` holds."""
+    model = getattr(encoder, "model", None)
+    if not isinstance(model, str) or not callable(getattr(encoder, "encode", None)):
+        raise ParameterError(f"encoder must have a model name and an encode(texts) method, got {encoder!r}")
+    stored = run_sql(memory, f"SELECT DISTINCT model FROM {table} ORDER BY model").column("model").to_pylist()
+    if model in stored:
+        return model
+    if not stored:
+        role = "clip" if table == "frame_embeddings" else "text_embeddings"
+        raise SearchUnavailable(f"the memory holds no {table}: ingest with the {role} role to search them")
+    raise SearchUnavailable(
+        f"the memory holds {table} of {stored}, not of the encoder's model {model!r}: embed the query with the "
+        "model the videos were ingested with"
+    )
+
+
+def _query_vector(encoder: Encoder, query: str | np.ndarray) -> np.ndarray:
+    if isinstance(query, str):
+        _checks.text("query", query)
+        return normalize(encoder.encode([query]))
+    if isinstance(query, np.ndarray):
+        return normalize(query)
+    raise ParameterError(f"query must be a string or a numpy vector, got {type(query).__name__}")
+
+
+def _mask(keys: pa.Table, video_id: str | None, column: str | None, allowed: list[str] | None) -> np.ndarray | None:
+    mask: np.ndarray | None = None
+    if video_id is not None:
+        mask = np.asarray(pa.compute.equal(keys["video_id"], video_id).to_numpy(zero_copy_only=False), dtype=bool)
+    if column is not None and allowed is not None:
+        keep = np.asarray(pa.compute.is_in(keys[column], pa.array(allowed)).to_numpy(zero_copy_only=False), dtype=bool)
+        mask = keep if mask is None else mask & keep
+    return mask
+
+
+def _text_hit(r: dict[str, Any]) -> TextHit:
+    return TextHit(
+        str(r["video_id"]), str(r["source"]), int(r["item_id"]),
+        float(r["start_s"]), float(r["end_s"]), str(r["text"]), float(r["score"]),
+    )

@@ -1,0 +1,103 @@
+"""Keyword search over transcript, on-screen text and captions: DuckDB full-text search (BM25)
+where the fts extension loads and the memory can hold an index, substring matching otherwise.
+
+The index lives in the memory beside its tables: `vidmem_search.text_docs` (one row per
+`text_items` row) plus the schema `fts_vidmem_search_text_docs` that the fts extension builds. It
+is stamped with the memory's fingerprint and rebuilt by a writer when videos change; a reader with
+a stale or missing index falls back to substring matching, and says so once.
+"""
+
+import logging
+import re
+import time
+
+import duckdb
+import pyarrow as pa
+
+from memory import Memory
+from queries._state import SEARCH_SCHEMA, ensure_state_table, get_state, log_once, memory_fingerprint, set_state
+from queries.errors import QueryError
+from queries.library import cursor, install
+from queries.run import duckdb_message, run_sql
+
+log = logging.getLogger(__name__)
+
+DOCS_TABLE = f"{SEARCH_SCHEMA}.text_docs"
+FTS_SCHEMA = f"fts_{SEARCH_SCHEMA}_text_docs"
+_STATE = "text_fts"
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def build_text_index(memory: Memory) -> bool:
+    """(Re)build the full-text index of a writable memory if its rows changed since the last build.
+
+    True when a current index exists afterwards; False, with one log line, when the fts extension
+    does not load or the memory cannot hold the index (read-only; DuckLake).
+    """
+    fingerprint = memory_fingerprint(memory)
+    if get_state(memory, _STATE) == fingerprint:
+        return memory.load_extension("fts")
+    if memory.read_only:
+        log_once(memory, "fts-ro", "no current full-text index and the memory is read-only: keyword search "
+                  "uses substring matching (open it writable once, or call queries.build_text_index)")
+        return False
+    if not memory.load_extension("fts"):
+        log_once(memory, "fts-ext", "DuckDB's fts extension did not load: keyword search uses substring matching")
+        return False
+    install(memory)
+    started = time.perf_counter()
+    cur = cursor(memory)
+    try:
+        cur.execute("BEGIN TRANSACTION")
+        ensure_state_table(cur)
+        cur.execute(
+            f"CREATE OR REPLACE TABLE {DOCS_TABLE} AS "
+            "SELECT row_number() OVER (ORDER BY video_id, source, item_id)::BIGINT AS doc_id, "
+            "video_id, source, item_id, start_s, end_s, text FROM text_items"
+        )
+        cur.execute(f"PRAGMA create_fts_index('{DOCS_TABLE}', 'doc_id', 'text', overwrite = 1)")
+        set_state(cur, _STATE, fingerprint)
+        cur.execute("COMMIT")
+    except duckdb.Error as exc:
+        cur.execute("ROLLBACK")
+        log_once(memory, "fts-build", f"could not build the full-text index ({duckdb_message(exc)}); keyword "
+                  "search uses substring matching")
+        return False
+    finally:
+        cur.close()
+    log.info("built the full-text index of %s in %.1f s", memory.uri, time.perf_counter() - started)
+    return True
+
+
+def keyword_rows(
+    memory: Memory, query: str, *, k: int, video_id: str | None, sources: list[str] | None
+) -> tuple[pa.Table, str]:
+    """Rows of `text_items` matching `query`, best first, with a score; and the method used
+    ('bm25' or 'substring')."""
+    words = [w.lower() for w in _WORD.findall(query)]
+    if not words:
+        raise QueryError(f"keyword query {query!r} has no words to look for")
+    if build_text_index(memory):
+        rows = run_sql(
+            memory,
+            f"SELECT video_id, source, item_id, start_s, end_s, text, score FROM ("
+            f"  SELECT *, {FTS_SCHEMA}.match_bm25(doc_id, ?) AS score FROM {DOCS_TABLE}"
+            f"  WHERE (?::VARCHAR IS NULL OR video_id = ?) AND (?::VARCHAR[] IS NULL OR list_contains(?, source))"
+            f") WHERE score IS NOT NULL ORDER BY score DESC, video_id, start_s LIMIT ?",
+            [" ".join(words), video_id, video_id, sources, sources, k],
+        )
+        return rows, "bm25"
+    # Every word must occur (case-insensitive substring); more occurrences rank higher.
+    occurrences = " + ".join(["(length(lower(text)) - length(replace(lower(text), ?, ''))) / length(?)"] * len(words))
+    found = " AND ".join(["contains(lower(text), ?)"] * len(words))
+    params: list[object] = [p for w in words for p in (w, w)]
+    params += [*words, video_id, video_id, sources, sources, k]
+    rows = run_sql(
+        memory,
+        f"SELECT video_id, source, item_id, start_s, end_s, text, ({occurrences})::DOUBLE AS score FROM text_items "
+        f"WHERE {found} AND (?::VARCHAR IS NULL OR video_id = ?) "
+        "AND (?::VARCHAR[] IS NULL OR list_contains(?, source)) "
+        "ORDER BY score DESC, video_id, start_s LIMIT ?",
+        params,
+    )
+    return rows, "substring"
