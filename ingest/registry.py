@@ -7,6 +7,7 @@ transcript, OCR spans and captions) comes after it.
 from ingest.actions import ActionRecognizer
 from ingest.appearance import AppearanceDescriber
 from ingest.asr import SpeechRecognizer
+from ingest.captions import Captioner
 from ingest.clip import FrameEmbedder
 from ingest.extractor import Extractor
 from ingest.ocr import TextReader
@@ -19,4 +20,5 @@ EXTRACTORS: tuple[type[Extractor], ...] = (
     FrameEmbedder,
     AppearanceDescriber,
     ActionRecognizer,
+    Captioner,
 )

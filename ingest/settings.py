@@ -121,9 +121,21 @@ class CaptionSettings:
     base_url: str | None = None  # None: OPENAI_BASE_URL
     prompt: str = "Describe what is happening in this video frame in one sentence."
     merge_similarity: float = 0.8  # consecutive captions at least this similar merge into one clip caption
+    image_size: int = 512  # longest side of the JPEG sent, in pixels
+    max_tokens: int = 120
+    timeout_s: float = _speed_only(60.0)  # per request
+    max_retries: int = _speed_only(2)  # per frame, on timeouts, connection errors and 5xx/429 answers
+    concurrency: int = _speed_only(4)  # requests in flight at once
 
     def __post_init__(self) -> None:
-        _positive("captions", fps=self.fps)
+        _positive(
+            "captions", fps=self.fps, image_size=self.image_size, max_tokens=self.max_tokens,
+            timeout_s=self.timeout_s, concurrency=self.concurrency,
+        )
+        if self.max_retries < 0:
+            raise SettingsError(f"captions.max_retries must be >= 0, got {self.max_retries}")
+        if not 0 <= self.merge_similarity <= 1:
+            raise SettingsError(f"captions.merge_similarity must be within 0..1, got {self.merge_similarity}")
 
 
 @dataclass(frozen=True)
