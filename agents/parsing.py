@@ -133,7 +133,7 @@ def _decode(candidate: str) -> Any:
         try:  # single quotes and Python constants: a Python literal
             py = re.sub(r"\b(true|false|null)\b", lambda m: _PY_CONST[m.group(1)], attempt)
             return ast.literal_eval(py)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             pass
     raise ValueError(candidate)
 
