@@ -179,7 +179,7 @@ class TextEncoder:
         """One unit-length float32 row per text (shape (0, d) for no texts)."""
         model = self._load()
         if not texts:
-            return np.zeros((0, model.get_sentence_embedding_dimension() or 0), dtype=np.float32)
+            return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = model.encode(
             list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
             show_progress_bar=False,
@@ -188,7 +188,10 @@ class TextEncoder:
 
     @property
     def dimension(self) -> int:
-        return int(self._load().get_sentence_embedding_dimension())
+        model = self._load()
+        # sentence-transformers 6 renamed the method; older releases only have the long name
+        get = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(get() or 0)
 
     def _load(self) -> Any:
         weights = resolve_text_model(self.name)
