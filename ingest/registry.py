@@ -11,6 +11,7 @@ from ingest.captions import Captioner
 from ingest.clip import FrameEmbedder
 from ingest.extractor import Extractor
 from ingest.ocr import TextReader
+from ingest.text_embeddings import TextEmbedder
 from ingest.tracking import Tracker
 
 EXTRACTORS: tuple[type[Extractor], ...] = (
@@ -21,4 +22,5 @@ EXTRACTORS: tuple[type[Extractor], ...] = (
     AppearanceDescriber,
     ActionRecognizer,
     Captioner,
+    TextEmbedder,
 )

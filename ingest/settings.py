@@ -142,6 +142,10 @@ class CaptionSettings:
 class TextEmbeddingSettings:
     enabled: bool = True
     model: str = "all-MiniLM-L6-v2"  # sentence-transformers name or path
+    batch_size: int = _speed_only(64)
+
+    def __post_init__(self) -> None:
+        _positive("text_embeddings", batch_size=self.batch_size)
 
 
 @dataclass(frozen=True)
