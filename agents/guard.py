@@ -305,7 +305,6 @@ class GuardedSQL:
         con = duckdb.connect(":memory:", config=dict(_BASE_CONFIG))
         try:
             self._attach(con, memory)
-            before_views, before_funcs = _catalog_names(con)
             installer = install_library if install_library is not None else library_installer()
             if installer is not None:
                 # Library objects go to the private in-memory catalog (the memory is read-only);
@@ -314,9 +313,11 @@ class GuardedSQL:
                 installer(con)
             # Memory tables first; a CREATE that slipped through would hit the read-only memory.
             con.execute(f"SET search_path = '{_CATALOG}.main,memory.main'")
+            # Every view and macro now visible: the library's, wherever it was installed (in the memory
+            # file by a writable open, or here), and any an analyst stored in the memory.
             views, funcs = _catalog_names(con)
-            self.library_views = frozenset(views - before_views)
-            self.library_functions = frozenset(funcs - before_funcs)
+            self.library_views = frozenset(views)
+            self.library_functions = frozenset(funcs)
             self._lock_down(con, memory)
         except BaseException:
             con.close()

@@ -5,8 +5,11 @@ embeddings, 'clip' for CLIP's text tower): objects with `encode(texts) -> array 
 and a `model` name matching the memory's `model` column, so that only vectors of the same model are
 compared. When an encoder or its vectors are missing, callers get the reason to show the model.
 
-Queries here are vidmem's own (bound parameters, fixed shape), so they read through `ctx.memory`
-directly rather than through the guard, which is for SQL a model wrote.
+Semantic search is `queries.search_texts` / `queries.search_frames`. Keyword search is our own:
+it ranks by how many of the query's words occur (any of them), which suits the loose descriptions
+models write, and can include actions and tracked objects. These are vidmem's own queries (bound
+parameters, fixed shape), so they read through `ctx.memory` rather than through the guard, which is
+for SQL a model wrote.
 """
 
 import re
@@ -14,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+import queries
 from agents.tools.base import ToolContext
+from queries.errors import QueryError
 
 __all__ = ["SOURCE_LABELS", "TEXT_SOURCES", "FrameHit", "TextHit", "frame_search", "keyword_search", "text_search"]
 
@@ -74,48 +77,21 @@ def scope(ctx: ToolContext, alias: str = "") -> tuple[str, list[Any]]:
     return f"{alias + '.' if alias else ''}video_id = ?", [ctx.video_id]
 
 
-def _encode(encoder: Any, text: str) -> list[float]:
-    vectors = np.asarray(encoder.encode([text]), dtype=np.float32)
-    if vectors.ndim != 2 or vectors.shape[0] != 1:
-        raise ValueError(f"encoder {type(encoder).__name__}.encode returned shape {vectors.shape}, expected (1, d)")
-    return [float(x) for x in vectors[0]]
-
-
 def text_search(
     ctx: ToolContext, query: str, *, sources: Sequence[str] = TEXT_SOURCES, k: int = 5, min_score: float = 0.15
 ) -> tuple[list[TextHit], str | None]:
-    """The `k` texts most similar to `query` (cosine over text_embeddings, at least `min_score`:
-    sentence encoders give unrelated texts ~0-0.2), best first, and None; or no hits and why
-    semantic search is unavailable."""
+    """The `k` texts most similar to `query` (`queries.search_texts`: cosine over text_embeddings,
+    kept from `min_score` up, as sentence encoders give unrelated texts ~0-0.2), best first, and
+    None; or no hits and why semantic search is unavailable."""
     encoder = ctx.encoders.get("text")
     if encoder is None:
         return [], "no text encoder is configured for semantic search"
-    model = str(getattr(encoder, "model", ""))
-    where, params = scope(ctx, "te")
-    names = ", ".join("?" for _ in sources)
-    available = ctx.memory.query(
-        f"SELECT count(*) AS n FROM text_embeddings AS te WHERE {where} AND te.model = ? AND te.source IN ({names})",
-        [*params, model, *sources],
-    ).to_pylist()[0]["n"]
-    if not available:
-        return [], f"the memory has no text embeddings of model {model!r} for {', '.join(sources)}"
-    vector = _encode(encoder, query)
-    rows = ctx.memory.query(
-        f"""
-        WITH scored AS (
-            SELECT te.video_id, te.source, te.item_id, list_cosine_similarity(te.embedding, ?::FLOAT[]) AS score
-            FROM text_embeddings AS te
-            WHERE {where} AND te.model = ? AND te.source IN ({names}) AND len(te.embedding) = ?
-        )
-        SELECT i.video_id, i.source, i.start_s, i.end_s, i.text, s.score
-        FROM scored AS s JOIN ({_ITEMS}) AS i USING (video_id, source, item_id)
-        WHERE s.score >= ?
-        ORDER BY s.score DESC, i.start_s
-        LIMIT ?
-        """,
-        [vector, *params, model, *sources, len(vector), min_score, k],
-    ).to_pylist()
-    return [TextHit(**r) for r in rows], None
+    try:
+        found = queries.search_texts(ctx.memory, encoder, query, k=k, video_id=ctx.video_id, sources=list(sources))
+    except QueryError as exc:  # SearchUnavailable (no vectors of this model), unknown video
+        return [], str(exc)
+    hits = [TextHit(h.video_id, h.source, h.start_s, h.end_s, h.text, h.score) for h in found]
+    return [h for h in hits if h.score >= min_score], None
 
 
 def keywords(text: str) -> list[str]:
@@ -157,30 +133,16 @@ def keyword_search(
 
 
 def frame_search(ctx: ToolContext, description: str, *, k: int = 5) -> tuple[list[FrameHit], str | None]:
-    """The `k` frames whose CLIP embedding best matches `description`, and None; or no hits and
-    why text-to-frame search is unavailable."""
+    """The `k` frames whose CLIP embedding best matches `description` (`queries.search_frames`),
+    and None; or no hits and why text-to-frame search is unavailable."""
     encoder = ctx.encoders.get("clip")
     if encoder is None:
         return [], "no CLIP encoder is configured"
-    model = str(getattr(encoder, "model", ""))
-    where, params = scope(ctx)
-    n = ctx.memory.query(
-        f"SELECT count(*) AS n FROM frame_embeddings WHERE {where} AND model = ?", [*params, model]
-    ).to_pylist()[0]["n"]
-    if not n:
-        return [], f"the memory has no frame embeddings of model {model!r} (the clip role did not run)"
-    vector = _encode(encoder, description)
-    rows = ctx.memory.query(
-        f"""
-        SELECT video_id, frame_index, t_s, list_cosine_similarity(embedding, ?::FLOAT[]) AS score
-        FROM frame_embeddings
-        WHERE {where} AND model = ? AND len(embedding) = ?
-        ORDER BY score DESC, t_s
-        LIMIT ?
-        """,
-        [vector, *params, model, len(vector), k],
-    ).to_pylist()
-    return [FrameHit(**r) for r in rows], None
+    try:
+        found = queries.search_frames(ctx.memory, encoder, description, k=k, video_id=ctx.video_id)
+    except QueryError as exc:
+        return [], str(exc)
+    return [FrameHit(h.video_id, h.frame_index, h.t_s, h.score) for h in found], None
 
 
 def merge_hits(*groups: Sequence[TextHit], k: int) -> list[TextHit]:

@@ -19,6 +19,7 @@ for the planner, a focus line, the tables it may see and its own few-shot questi
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -75,6 +76,7 @@ class SubTask:
     tables: tuple[str, ...]
     examples: tuple[SqlExample, ...]
     hide_columns: frozenset[str] = frozenset()
+    library: tuple[str, ...] = ()  # views and macros of the `queries` library it is shown
 
     def __post_init__(self) -> None:
         unknown = [t for t in self.tables if t not in metadata.tables]
@@ -95,6 +97,7 @@ class SubTask:
                 tables=tuple(data["tables"]),
                 examples=tuple(SqlExample(str(e["question"]), str(e["sql"]).strip()) for e in data["examples"]),
                 hide_columns=frozenset(data.get("hide_columns", ())),
+                library=tuple(data.get("library", ())),
             )
         except (KeyError, TypeError) as exc:
             raise AgentError(f"agents/prompts/sql/{name}.yaml lacks or misspells a field: {exc}") from exc
@@ -111,34 +114,38 @@ class SubTask:
         return "\n".join(lines)
 
 
-def render_example_sql(sql: str, video_id: str | None) -> str:
-    """An example's SQL for one video (`$video_id` filled in) or for all (the filter removed).
+def render_example_sql(sql: str, video_id: str | None) -> str | None:
+    """An example's SQL for one video (`$video_id` filled in) or for all (the filter removed; None
+    when the example needs one video, e.g. as a library macro's argument).
 
     >>> render_example_sql("SELECT * FROM t WHERE video_id = '$video_id' AND a = 1", None)
     'SELECT * FROM t WHERE a = 1'
+    >>> render_example_sql("SELECT * FROM tracks_at('$video_id', 5)", None) is None
+    True
     """
     if video_id is not None:
         return Template(sql).safe_substitute(video_id=video_id.replace("'", "''"))
     sql = re.sub(r"(?:\w+\.)?video_id = '\$video_id' AND ", "", sql)
     sql = re.sub(r"\s*WHERE (?:\w+\.)?video_id = '\$video_id'(?=\s|$)", "", sql)
-    return re.sub(r"(?:\w+\.)?video_id = '\$video_id'", "true", sql)
+    sql = re.sub(r"(?:\w+\.)?video_id = '\$video_id'", "true", sql)
+    return None if "$video_id" in sql else sql
 
 
-def library_text(runner: GuardedSQL) -> str:
-    """The analyst query library as the prompt shows it: the `queries` package's own description
-    when it has one, else the names of the views and macros it installed (empty without any)."""
+def library_text(runner: GuardedSQL, names: Sequence[str] | None = None) -> str:
+    """The analyst query library as a prompt shows it: the `queries` package's description of the
+    objects in `names` (all when None) that the runner can use; empty without any."""
+    usable = runner.library_views | runner.library_functions
+    wanted = [n for n in (names if names is not None else sorted(usable)) if n in usable]
+    if not wanted:
+        return ""
     try:
         import queries
-    except ImportError:
-        queries = None  # type: ignore[assignment]
-    for attr in ("describe_library", "library_description", "describe"):
-        describe = getattr(queries, attr, None)
-        if callable(describe):
-            text = str(describe()).strip()
-            if text:
-                return f"Library (views and macros over these tables):\n{text}\n"
-    names = sorted(runner.library_views) + [f"{f}(...)" for f in sorted(runner.library_functions)]
-    return f"Library views and macros: {', '.join(names)}\n" if names else ""
+
+        text = queries.describe_library(wanted).strip()
+    except Exception as exc:  # the library is optional here: describe what is there by name
+        log.debug("no library description (%s)", exc)
+        text = ", ".join(wanted)
+    return f"Library (use it like the tables):\n{text}\n"
 
 
 @dataclass(frozen=True)
@@ -193,14 +200,13 @@ class SqlSubAgent:
     # -- prompt ------------------------------------------------------------------------------
     def messages(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> list[Message]:
         t = _templates()
-        examples = "\n\n".join(
-            f"Q: {e.question}\n```sql\n{render_example_sql(e.sql, ctx.video_id)}\n```" for e in self.subtask.examples
-        )
+        rendered = [(e.question, render_example_sql(e.sql, ctx.video_id)) for e in self.subtask.examples]
+        examples = "\n\n".join(f"Q: {q}\n```sql\n{sql}\n```" for q, sql in rendered if sql is not None)
         system = t["system"].substitute(
             name=self.subtask.name.upper(),
             focus=self.subtask.focus,
             schema=self.subtask.schema_text(),
-            library=library_text(runner),
+            library=library_text(runner, self.subtask.library),
             examples=examples,
         )
         scope = (
