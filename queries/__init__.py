@@ -28,6 +28,7 @@ from queries.library import (
     describe_library,
     install,
     library_objects,
+    library_script,
     library_version,
 )
 from queries.output import FORMATS, format_result
@@ -73,6 +74,7 @@ __all__ = [
     "instance_counts",
     "keyword_search",
     "library_objects",
+    "library_script",
     "library_version",
     "run_sql",
     "search_frames",

@@ -14,6 +14,7 @@ connection only. A view `vidmem_library` lists every object with its signature a
 `describe_library()` is the same text for people and prompts.
 """
 
+import contextlib
 import hashlib
 import logging
 import re
@@ -185,6 +186,13 @@ def describe_library(names: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
+def library_script(*, temp: bool = False) -> str:
+    """The whole library as one SQL script, for a DuckDB CLI session on a memory that does not hold
+    it (a DuckLake, a read-only file): `.read` it after opening or attaching the memory."""
+    objects = (*library_objects(), _catalog_view())
+    return ";\n\n".join(o.create_sql(temp=temp) for o in objects) + ";\n"
+
+
 def _catalog_view_sql() -> str:
     rows = ",\n".join(
         "(" + ", ".join(_literal(v) for v in (o.name, o.kind, o.signature, o.returns, o.summary)) + ")"
@@ -221,11 +229,11 @@ _installed: "weakref.WeakKeyDictionary[Memory, Installation]" = weakref.WeakKeyD
 def install(target: Memory | duckdb.DuckDBPyConnection) -> Installation:
     """Put the library into `target`; idempotent and cheap when it is already there.
 
-    - A writable memory: persisted (CREATE OR REPLACE VIEW/MACRO in the memory), unless the memory
+    - A writable DuckDB-file memory: persisted (CREATE OR REPLACE VIEW/MACRO in the file), unless it
       already holds this version. The DuckDB CLI and other processes then see it too.
     - A read-only memory holding this version: nothing to do.
-    - A read-only memory without it (or with another version): created in an in-memory database
-      attached beside it, visible to cursors from `queries.cursor(memory)` (which set the search
+    - A read-only memory without it (or with another version), or a DuckLake memory: created in an
+      in-memory database attached beside it, visible to cursors from `queries.cursor(memory)` (which set the search
       path), not to `memory.query()`.
     - A bare DuckDB connection (e.g. the agents' guarded one): created in its current database when
       that is writable, else as TEMP objects of that connection.
@@ -241,6 +249,10 @@ def install(target: Memory | duckdb.DuckDBPyConnection) -> Installation:
             found = _persisted_version(cur)
             if found == library_version():
                 done = Installation("persisted", found)
+            elif target.uri.kind == "ducklake":
+                # DuckLake 1.5.5 stores macros but not NULL or list parameter defaults: committing one
+                # fails, and some leave a catalog that no longer opens. Never persist there.
+                done = _install_attached(target, cur, found)
             elif not target.read_only:
                 done = _install_persisted(target, cur, found)
             else:
@@ -256,8 +268,9 @@ def _install_persisted(memory: Memory, cur: duckdb.DuckDBPyConnection, found: st
     try:
         _create_all(cur)
         cur.execute("COMMIT")
-    except QueryError as exc:
-        cur.execute("ROLLBACK")
+    except (QueryError, duckdb.Error) as exc:
+        with contextlib.suppress(duckdb.Error):
+            cur.execute("ROLLBACK")
         log.warning("could not store the query library in %s (%s); keeping it on this connection", memory.uri, exc)
         return _install_attached(memory, cur, found)
     log.info(
@@ -274,11 +287,15 @@ def _install_attached(memory: Memory, cur: duckdb.DuckDBPyConnection, found: str
     search_path = f"{_ident(ATTACHED_CATALOG)}.main,{_ident(home[0])}.main"
     cur.execute(f"SET search_path = {_literal(search_path)}")
     _create_all(cur, catalog=ATTACHED_CATALOG)
-    why = "holds no query library" if found is None else f"holds query library {found}, not {library_version()}"
+    if memory.uri.kind == "ducklake":
+        why = "is a DuckLake (which cannot store the library's macros)"
+    elif found is None:
+        why = "is read-only and holds no query library"
+    else:
+        why = f"is read-only and holds query library {found}, not {library_version()}"
     log.info(
-        "memory %s is read-only and %s: the library lives on this process's connection only "
-        "(use queries.cursor(memory) or queries.run_sql; open the memory writable once to store it)",
-        memory.uri, why,
+        "memory %s %s: the library lives on this process's connection only (use queries.cursor(memory) or "
+        "queries.run_sql)", memory.uri, why,
     )
     return Installation("attached", library_version(), search_path)
 

@@ -36,3 +36,26 @@ def asr_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory)
             result = pipeline.ingest(media[name], mem)
             assert result.status == "ok", result.error
     return path
+
+
+# ---------------------------------------------------------------- queries: memories with known answers
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Any:
+    """The real packaged all-MiniLM-L6-v2 as a `queries.Encoder` (tests/test_queries_data.py)."""
+    from tests.test_queries_data import MiniLM
+
+    return MiniLM()
+
+
+@pytest.fixture(scope="session")
+def known_memory(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A DuckDB memory of hand-placed rows whose query answers are known (read it, don't write)."""
+    from memory import open_memory
+    from tests.test_queries_data import write_known
+
+    path = tmp_path_factory.mktemp("queries") / "known.duckdb"
+    with open_memory(path) as mem:
+        write_known(mem, minilm)
+    return path
