@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text
+from ingest.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text, resolve_engine
 from ingest.settings import OcrSettings
 from ingest.weights import package_dir
 from memory import open_memory
@@ -190,3 +190,34 @@ def test_a_frame_without_text_gives_no_lines() -> None:
     reader = TextReader(IngestSettings())._load()
     grey = np.full((288, 384, 3), 128, np.uint8)
     assert reader.read([grey]) == [[]]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(package_dir("paddleocr") is None, reason="paddleocr is not installed (optional engine)")
+def test_paddleocr_runs_the_packaged_onnx_models_from_model_dirs(media: dict[str, Path], tmp_path: Path) -> None:
+    """PaddleOCR 3.x with engine='onnxruntime' (no paddlepaddle) reads the same models as rapidocr."""
+    import decord
+    import onnxruntime
+    import yaml
+    from paddlex.modules.base.utils.pdparams2safetensors.inference_meta import build_inference_meta
+
+    rapidocr = package_dir("rapidocr")
+    assert rapidocr is not None
+    dirs = {}
+    for kind, onnx in (("det", "PP-OCRv6_det_small.onnx"), ("rec", "PP-OCRv6_rec_small.onnx")):
+        name = f"PP-OCRv6_small_{kind}"
+        model_dir = tmp_path / name
+        model_dir.mkdir()
+        (model_dir / "inference.onnx").symlink_to(rapidocr / "models" / onnx)
+        meta: dict[str, Any] = {"Global": {"model_name": name}, **build_inference_meta(name)}
+        if kind == "rec":  # the character list travels inside the ONNX file's metadata
+            session = onnxruntime.InferenceSession(model_dir / "inference.onnx", providers=["CPUExecutionProvider"])
+            chars = session.get_modelmeta().custom_metadata_map["character"]
+            meta["PostProcess"]["character_dict"] = chars.splitlines()
+        (model_dir / "inference.yml").write_text(yaml.safe_dump(meta, allow_unicode=True))
+        dirs[f"{kind}_model"] = str(model_dir)
+    reader = TextReader(_settings(**dirs))  # engine 'auto' picks paddleocr for model dirs
+    assert resolve_engine(reader.settings.ocr).name == "paddleocr"
+    frames = decord.VideoReader(str(media["speech_sign"])).get_batch([125, 10]).asnumpy()  # sign up, sign not yet
+    lines = reader._load().read(list(frames))
+    assert [[line.text for line in frame] for frame in lines] == [["PLATFORM 9 EXIT"], []]
