@@ -12,6 +12,7 @@ The vision model needs `complete_images(messages, images, ...)` (see `VisionMode
 
 import io
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -123,6 +124,8 @@ def _times(value: Any) -> list[float]:
             return [float(v) for v in value]
         except (TypeError, ValueError):
             pass
+    if isinstance(value, str) and (numbers := re.findall(r"\d+(?:\.\d+)?", value)):
+        return [float(n) for n in numbers]  # "2, 6" or "2 s and 6 s"
     raise ModelOutputError(f"times_s must be a number or a list of numbers (seconds), got {value!r}")
 
 
