@@ -20,6 +20,7 @@ import logging
 import re
 import threading
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -158,20 +159,25 @@ def library_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def describe_library(names: list[str] | None = None) -> str:
+def describe_library(names: Sequence[str] | None = None) -> str:
     """The library in compact text, for people (`vidmem sql`) and prompts (agents' sub-agents).
 
-    `names` keeps only those objects (a sub-agent is shown only what it needs).
+    `names` keeps only those objects (a sub-agent is shown only what it needs); an unknown name is
+    an error, so that a typo does not silently hide an object from a prompt.
 
     >>> print(describe_library(["track_position"]))  # doctest: +ELLIPSIS
     Table macros: SELECT * FROM name(args); optional args (:=) go by name, e.g. gap_s := 2.
       track_position(vid, tid, at_s) -> video_id, track_id, ...
     """
-    objects = [o for o in library_objects() if names is None or o.name in names]
-    if names is not None:
-        unknown = sorted(set(names) - {o.name for o in objects})
+    known = (*library_objects(), _catalog_view())
+    if names is None:
+        objects = list(library_objects())
+    else:
+        wanted = set(names)
+        unknown = sorted(wanted - {o.name for o in known})
         if unknown:
-            raise QueryError(f"no library objects {unknown}; known: {', '.join(ORDER)}")
+            raise QueryError(f"no library objects {unknown}; known: {', '.join(o.name for o in known)}")
+        objects = [o for o in known if o.name in wanted]
     views = [o for o in objects if o.kind == "view"]
     macros = [o for o in objects if o.kind == "macro"]
     lines = []
@@ -208,7 +214,7 @@ def _catalog_view_sql() -> str:
 def _catalog_view() -> LibraryObject:
     return LibraryObject(
         CATALOG_VIEW, "view", CATALOG_VIEW, "name, kind, signature, returns, summary, version",
-        "The library's own table of contents.", _catalog_view_sql(),
+        "The library's table of contents: every view and macro with its signature.", _catalog_view_sql(),
     )
 
 

@@ -55,8 +55,9 @@ def test_every_library_file_is_documented_and_described() -> None:
 
 
 def test_describe_library_subset_and_unknown_name() -> None:
-    text = queries.describe_library(["track_position", "timeline"])
+    text = queries.describe_library(["track_position", "timeline", "vidmem_library"])
     assert "track_position(vid, tid, at_s)" in text and "timeline(" in text and "when_visible" not in text
+    assert "vidmem_library(name, kind, signature" in text
     with pytest.raises(queries.QueryError, match="no library objects"):
         queries.describe_library(["no_such_view"])
 
