@@ -84,7 +84,7 @@ def _to_duckdb(memory: Memory, path: Path) -> dict[str, int]:
             for table in VIDEO_TABLES:
                 src = memory.cursor()
                 try:
-                    reader = src.execute(f"SELECT * FROM {table.name}").fetch_record_batch(_BATCH_ROWS)
+                    reader = src.execute(f"SELECT * FROM {table.name}").to_arrow_reader(_BATCH_ROWS)
                     cur.register("_vidmem_export", reader)
                     cur.execute(f"INSERT INTO {table.name} BY NAME SELECT * FROM _vidmem_export")
                     cur.unregister("_vidmem_export")
