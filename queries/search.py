@@ -22,10 +22,11 @@ import pyarrow as pa
 
 from memory import Memory
 from queries import _checks
+from queries._state import memory_fingerprint
 from queries.errors import ParameterError, SearchUnavailable
 from queries.run import run_sql
 from queries.text_index import keyword_rows
-from queries.vector_index import hnsw_top_k, normalize, top_k, vector_matrix
+from queries.vector_index import Source, cached_matrix, hnsw_top_k, normalize, stored_models, top_k, vector_matrix
 
 log = logging.getLogger(__name__)
 
@@ -89,18 +90,21 @@ def search_texts(
     k = _checks.count("k", k)
     vid = _checks.video(memory, video_id) if video_id is not None else None
     srcs = _sources(sources)
-    model = _model(memory, "text_embeddings", encoder)
+    fingerprint = memory_fingerprint(memory)
+    model = _model(memory, "text_embeddings", encoder, fingerprint)
     vec = _query_vector(encoder, query)
     if method == "hnsw":
         raise ParameterError("method 'hnsw' is only available for frames; use 'auto', 'sql' or 'matrix'")
-    if method == "sql" or (method == "auto" and vid is not None):
+    if method == "auto":
+        method = _auto(memory, "texts", model, vid, fingerprint)
+    if method == "sql":
         rows = run_sql(
             memory,
             "SELECT * FROM similar_texts(?::FLOAT[], k := ?, vid := ?, sources := ?::VARCHAR[], model_name := ?)",
             [vec.tolist(), k, vid, srcs, model],
         )
         return [_text_hit(r) for r in rows.to_pylist()]
-    matrix = vector_matrix(memory, "texts", model)
+    matrix = vector_matrix(memory, "texts", model, fingerprint)
     keys = matrix.keys
     mask = _mask(keys, vid, "source", srcs)
     rows_idx, scores = top_k(matrix.vectors, vec, k, mask)
@@ -140,30 +144,33 @@ def search_frames(
     """The `k` frames most similar to `query`: a text (encoded with `encoder`, CLIP's text tower)
     or a vector of the same model (e.g. an image through CLIP's image tower), best first.
 
-    method: 'sql' (exact, in DuckDB), 'matrix' (exact, in-process NumPy copy of the embeddings),
-    'hnsw' (approximate, when `build_frame_index` made one), 'auto' (sql for one video, else hnsw
-    when current, else matrix).
+    method: 'sql' (exact, in DuckDB), 'matrix' (exact, in-process NumPy copy of the embeddings,
+    loaded on first use), 'hnsw' (approximate, when `build_frame_index` made one), 'auto' (all
+    videos: hnsw when current, else matrix; one video: matrix when loaded, else sql).
     """
     k = _checks.count("k", k)
     vid = _checks.video(memory, video_id) if video_id is not None else None
-    model = _model(memory, "frame_embeddings", encoder)
+    fingerprint = memory_fingerprint(memory)
+    model = _model(memory, "frame_embeddings", encoder, fingerprint)
     vec = _query_vector(encoder, query)
     if method == "hnsw" or (method == "auto" and vid is None):
-        rows = hnsw_top_k(memory, model, vec, k) if vid is None else None
+        rows = hnsw_top_k(memory, model, vec, k, fingerprint) if vid is None else None
         if rows is not None:
             return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(r["score"])) for r in rows.to_pylist()]
         if method == "hnsw":
             raise SearchUnavailable(
                 f"no current HNSW index over {model} frames: build one with queries.build_frame_index"
             )
-    if method == "sql" or (method == "auto" and vid is not None):
+    if method == "auto":
+        method = _auto(memory, "frames", model, vid, fingerprint)
+    if method == "sql":
         rows = run_sql(
             memory,
             "SELECT * FROM similar_frames(?::FLOAT[], k := ?, vid := ?, model_name := ?)",
             [vec.tolist(), k, vid, model],
         )
         return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(r["score"])) for r in rows.to_pylist()]
-    matrix = vector_matrix(memory, "frames", model)
+    matrix = vector_matrix(memory, "frames", model, fingerprint)
     rows_idx, scores = top_k(matrix.vectors, vec, k, _mask(matrix.keys, vid, None, None))
     picked = matrix.keys.take(pa.array(rows_idx, pa.int64())).to_pylist()
     return [FrameHit(r["video_id"], r["frame_index"], r["t_s"], float(s)) for r, s in zip(picked, scores, strict=True)]
@@ -215,12 +222,20 @@ def _sources(sources: Sequence[str] | None) -> list[str] | None:
     return list(sources)
 
 
-def _model(memory: Memory, table: str, encoder: Encoder) -> str:
+def _auto(memory: Memory, source: Source, model: str, video_id: str | None, fingerprint: str) -> Method:
+    """The in-process matrix for the whole memory, or for one video when it is loaded already (a
+    mask over it); else exact SQL, which is quick for one video (thousands of rows)."""
+    if video_id is None or cached_matrix(memory, source, model, fingerprint) is not None:
+        return "matrix"
+    return "sql"
+
+
+def _model(memory: Memory, table: str, encoder: Encoder, fingerprint: str) -> str:
     """The encoder's model, checked against the models whose vectors `table` holds."""
     model = getattr(encoder, "model", None)
     if not isinstance(model, str) or not callable(getattr(encoder, "encode", None)):
         raise ParameterError(f"encoder must have a model name and an encode(texts) method, got {encoder!r}")
-    stored = run_sql(memory, f"SELECT DISTINCT model FROM {table} ORDER BY model").column("model").to_pylist()
+    stored = stored_models(memory, table, fingerprint)
     if model in stored:
         return model
     if not stored:

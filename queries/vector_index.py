@@ -92,10 +92,11 @@ _lock = threading.Lock()
 _matrices: "weakref.WeakKeyDictionary[Memory, dict[tuple[str, str], VectorMatrix]]" = weakref.WeakKeyDictionary()
 
 
-def vector_matrix(memory: Memory, source: Source, model: str) -> VectorMatrix:
-    """The in-process matrix of `model`'s `source` embeddings, (re)loaded if the memory changed."""
+def vector_matrix(memory: Memory, source: Source, model: str, fingerprint: str | None = None) -> VectorMatrix:
+    """The in-process matrix of `model`'s `source` embeddings, (re)loaded if the memory changed
+    (`fingerprint`: the memory's current one, when the caller has it already)."""
     table, keys = _SOURCES[source]
-    fingerprint = memory_fingerprint(memory)
+    fingerprint = fingerprint or memory_fingerprint(memory)
     with _lock:
         cached = _matrices.setdefault(memory, {}).get((source, model))
         if cached is not None and cached.fingerprint == fingerprint:
@@ -114,6 +115,28 @@ def vector_matrix(memory: Memory, source: Source, model: str) -> VectorMatrix:
             vectors.shape[0], source, model, vectors.nbytes / 1e6, time.perf_counter() - started,
         )
         return matrix
+
+
+def cached_matrix(memory: Memory, source: Source, model: str, fingerprint: str) -> VectorMatrix | None:
+    """The matrix `vector_matrix` would return, if it is loaded and current; never loads."""
+    with _lock:
+        cached = _matrices.get(memory, {}).get((source, model))
+    return cached if cached is not None and cached.fingerprint == fingerprint else None
+
+
+_models: "weakref.WeakKeyDictionary[Memory, dict[str, tuple[str, list[str]]]]" = weakref.WeakKeyDictionary()
+
+
+def stored_models(memory: Memory, table_name: str, fingerprint: str) -> list[str]:
+    """The distinct `model` values of an embeddings table (cached while the memory is unchanged)."""
+    with _lock:
+        hit = _models.get(memory, {}).get(table_name)
+    if hit is not None and hit[0] == fingerprint:
+        return hit[1]
+    models = run_sql(memory, f"SELECT DISTINCT model FROM {table_name} ORDER BY model").column("model").to_pylist()
+    with _lock:
+        _models.setdefault(memory, {})[table_name] = (fingerprint, models)
+    return models
 
 
 def _to_matrix(column: pa.ChunkedArray, what: str) -> np.ndarray:
@@ -178,15 +201,15 @@ def build_frame_index(memory: Memory, model: str) -> bool:
     return True
 
 
-def hnsw_top_k(memory: Memory, model: str, query: np.ndarray, k: int) -> pa.Table | None:
+def hnsw_top_k(memory: Memory, model: str, query: np.ndarray, k: int, fingerprint: str) -> pa.Table | None:
     """Top-k frames through the HNSW index, or None (logged once) when it is absent, stale or unusable."""
     state = get_state(memory, "frame_hnsw")
     if state is None:
         return None
-    index_model, dim, fingerprint = state.split("|")
+    index_model, dim, state_fingerprint = state.split("|")
     if index_model != model:
         return None
-    if fingerprint != memory_fingerprint(memory):
+    if state_fingerprint != fingerprint:
         log_once(memory, "stale", "the HNSW frame index is older than the memory's rows; using exact search "
                   "(rebuild it with queries.build_frame_index)")
         return None

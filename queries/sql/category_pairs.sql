@@ -5,7 +5,7 @@
 --   frames first.
 CREATE OR REPLACE MACRO category_pairs(vid) AS TABLE
 WITH per_frame AS (
-    SELECT frame_index, any_value(t_s) AS t_s, category, count(DISTINCT track_id) AS n
+    SELECT frame_index, any_value(t_s) AS t_s, category, count(*) AS n  -- one box per track and frame
     FROM detections
     WHERE video_id = vid
     GROUP BY frame_index, category

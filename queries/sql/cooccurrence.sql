@@ -6,8 +6,8 @@
 CREATE OR REPLACE MACRO cooccurrence(vid, cat_a, cat_b, gap_s := 1.0) AS TABLE
 WITH per_time AS (
     SELECT t_s,
-           count(DISTINCT track_id) FILTER (WHERE category = cat_a) AS n_a,
-           count(DISTINCT track_id) FILTER (WHERE category = cat_b) AS n_b
+           count(*) FILTER (WHERE category = cat_a) AS n_a,  -- one box per track and frame
+           count(*) FILTER (WHERE category = cat_b) AS n_b
     FROM detections
     WHERE video_id = vid AND category IN (cat_a, cat_b)
       AND CASE WHEN gap_s IS NULL OR gap_s < 0 THEN error('gap_s must be >= 0, got ' || coalesce(gap_s::VARCHAR, 'NULL'))

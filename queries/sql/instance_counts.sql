@@ -12,7 +12,7 @@ WITH dets AS (
                THEN error('window_s must be > 0, got ' || coalesce(window_s::VARCHAR, 'NULL'))
           ELSE true END
 ), per_time AS (
-    SELECT w, category, t_s, count(DISTINCT track_id) AS n FROM dets GROUP BY w, category, t_s
+    SELECT w, category, t_s, count(*) AS n FROM dets GROUP BY w, category, t_s  -- one box per track and frame
 ), per_window AS (
     SELECT w, category, count(DISTINCT track_id) AS instances, count(*) AS detections FROM dets GROUP BY w, category
 )

@@ -11,7 +11,8 @@ WITH dets AS (
       AND CASE WHEN gap_s IS NULL OR gap_s < 0 THEN error('gap_s must be >= 0, got ' || coalesce(gap_s::VARCHAR, 'NULL'))
           ELSE true END
 ), times AS (
-    SELECT t_s, count(DISTINCT track_id) AS n FROM dets GROUP BY t_s
+    -- a track has one box per sampled frame (schema), so count(*) counts instances
+    SELECT t_s, count(*) AS n FROM dets GROUP BY t_s
 ), islands AS (
     SELECT t_s, n,
            sum(CASE WHEN t_s - prev_s <= gap_s THEN 0 ELSE 1 END) OVER (ORDER BY t_s ROWS UNBOUNDED PRECEDING)
@@ -20,10 +21,12 @@ WITH dets AS (
 ), spans AS (
     SELECT interval_id, min(t_s) AS start_s, max(t_s) AS end_s, count(*) AS frames, max(n) AS max_visible
     FROM islands GROUP BY interval_id
+), instances AS (
+    SELECT i.interval_id, count(DISTINCT d.track_id) AS instances
+    FROM dets AS d JOIN islands AS i ON i.t_s = d.t_s
+    GROUP BY i.interval_id
 )
 SELECT vid AS video_id, cat AS category, s.interval_id::INTEGER AS interval_id, s.start_s, s.end_s,
-       s.end_s - s.start_s AS duration_s, s.frames,
-       (SELECT count(DISTINCT d.track_id) FROM dets AS d WHERE d.t_s BETWEEN s.start_s AND s.end_s) AS instances,
-       s.max_visible
-FROM spans AS s
+       s.end_s - s.start_s AS duration_s, s.frames, n.instances, s.max_visible
+FROM spans AS s JOIN instances AS n ON n.interval_id = s.interval_id
 ORDER BY s.start_s;
