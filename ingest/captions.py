@@ -124,6 +124,7 @@ class Captioner(Extractor):
 
     _client: Any = None
     _similarity: Similarity | None = None
+    _pool: ThreadPoolExecutor | None = None
 
     def availability(self) -> Availability:
         cfg = self.settings.captions
@@ -160,7 +161,7 @@ class Captioner(Extractor):
         return self._client
 
     def begin(self, ctx: VideoContext) -> None:
-        self._pool = ThreadPoolExecutor(self.settings.captions.concurrency, thread_name_prefix="caption")
+        self._close_pool(wait=False)  # left over when the last video failed before end()
         self._pending: list[tuple[int, float, Future[str]]] = []
         self._fatal: BaseException | None = None
 
@@ -170,7 +171,14 @@ class Captioner(Extractor):
             if self._fatal is not None:
                 return
             url = jpeg_data_url(frame.image, cfg.image_size)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(cfg.concurrency, thread_name_prefix="caption")
             self._pending.append((frame.index, frame.t_s, self._pool.submit(self._ask, url)))
+
+    def _close_pool(self, wait: bool) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=wait, cancel_futures=True)
+            self._pool = None
 
     def _ask(self, image_url: str) -> str:
         import openai
@@ -217,7 +225,7 @@ class Captioner(Extractor):
                 except CaptionError as exc:
                     errors.append(f"t={t_s:.1f}s: {exc}")
         finally:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._close_pool(wait=True)
         if errors:
             log.warning("%s: %d of %d caption requests failed; first: %s", ctx.info.path, len(errors),
                         len(self._pending), errors[0])

@@ -10,8 +10,6 @@ weights are never used. Vectors are L2-normalized and stored under `model` = 'AR
 import logging
 from typing import ClassVar
 
-import numpy as np
-
 from ingest.encoders import ClipModel, clip_availability, load_clip
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
@@ -26,6 +24,7 @@ class FrameEmbedder(Extractor):
 
     _pending: list[Frame]
     _rows: list[dict[str, object]]
+    _clip: ClipModel | None = None
 
     def availability(self) -> Availability:
         return clip_availability(self.settings.clip)
@@ -34,7 +33,9 @@ class FrameEmbedder(Extractor):
         return self.settings.clip.fps
 
     def _model(self) -> ClipModel:
-        return load_clip(self.settings.clip, self.settings.device)
+        if self._clip is None:
+            self._clip = load_clip(self.settings.clip, self.settings.device)
+        return self._clip
 
     def begin(self, ctx: VideoContext) -> None:
         self._pending, self._rows = [], []
@@ -59,9 +60,5 @@ class FrameEmbedder(Extractor):
         vectors = model.encode_images([f.image for f in frames], batch_size=len(frames))
         for frame, vec in zip(frames, vectors, strict=True):
             self._rows.append(
-                {"frame_index": frame.index, "t_s": frame.t_s, "model": model.label, "embedding": _as_list(vec)}
+                {"frame_index": frame.index, "t_s": frame.t_s, "model": model.label, "embedding": vec.tolist()}
             )
-
-
-def _as_list(vec: np.ndarray) -> list[float]:
-    return [float(x) for x in vec.astype(np.float32).tolist()]

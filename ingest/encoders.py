@@ -164,6 +164,7 @@ class TextEncoder:
         self.model = text_model_label(model)
         self.device = device
         self.batch_size = batch_size
+        self._model: Any = None  # the loaded SentenceTransformer (shared per process)
 
     def availability(self) -> Availability:
         weights = resolve_text_model(self.name)
@@ -194,9 +195,12 @@ class TextEncoder:
         return int(get() or 0)
 
     def _load(self) -> Any:
-        weights = resolve_text_model(self.name)
-        device = torch_device(self.device)
-        return _cached_load(("text", weights.location, device), lambda: _load_sentence_model(weights, device))
+        if self._model is None:
+            weights = resolve_text_model(self.name)
+            device = torch_device(self.device)
+            key = ("text", weights.location, device)
+            self._model = _cached_load(key, lambda: _load_sentence_model(weights, device))
+        return self._model
 
 
 def _load_sentence_model(weights: Weights, device: str) -> Any:
@@ -332,7 +336,8 @@ class ClipModel:
 
     @property
     def dimension(self) -> int:
-        return int(getattr(self.model, "embed_dim", 0) or self.model.text_projection.shape[-1])
+        projection = getattr(self.model, "text_projection", None)
+        return int(getattr(self.model, "embed_dim", 0) or getattr(projection, "shape", (0,))[-1])
 
 
 def load_clip(settings: ClipSettings, device: str = "auto") -> ClipModel:
@@ -385,6 +390,7 @@ class ClipTextEncoder:
     def __init__(self, settings: ClipSettings | None = None, device: str = "auto") -> None:
         self.settings = settings or ClipSettings()
         self.device = device
+        self._clip: ClipModel | None = None
 
     @property
     def model(self) -> str:
@@ -394,7 +400,9 @@ class ClipTextEncoder:
         return clip_availability(self.settings)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return load_clip(self.settings, self.device).encode_texts(texts)
+        if self._clip is None:
+            self._clip = load_clip(self.settings, self.device)
+        return self._clip.encode_texts(texts)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -447,7 +447,7 @@ class TextReader(Extractor):
         changed = self._last_thumb is not None and float(np.abs(thumb - self._last_thumb).mean()) > cfg.scene_threshold
         self._last_thumb = thumb
         # Half a check interval of slack: sampled frame times are rounded to whole frames.
-        due = frame.t_s >= self._next_due - 0.5 / self.sample_rate()  # type: ignore[operator]
+        due = frame.t_s >= self._next_due - 0.5 / max(cfg.fps, cfg.scene_fps)
         if due or changed:
             self._next_due = frame.t_s + 1.0 / cfg.fps
             return True
