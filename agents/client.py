@@ -62,7 +62,7 @@ class LLMSettings:
     model: str
     base_url: str | None = None  # None: api.openai.com
     api_key: str = field(default="", repr=False)
-    timeout_s: float = 120.0  # per request; a CPU-served model needs ~20 s per 1,000 prompt tokens
+    timeout_s: float = 600.0  # per request: a CPU-served model needs ~20 s per 1,000 prompt tokens, more when busy
     max_retries: int = 3  # transient failures only
     backoff_s: float = 1.0  # first wait; doubles each retry, with jitter
     cache_dir: Path | None = None  # opt-in response cache for reproducible runs

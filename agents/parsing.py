@@ -15,8 +15,8 @@ back as an observation; it is never a vidmem bug).
     parse_json_object(text, required=(), defaults=None) -> dict
         parse_json that must give an object; missing keys come from `defaults` or raise.
     extract_sql(text) -> str
-        The SQL statement in a reply: a ```sql fence, a JSON {"sql": ...}, an `SQL:` line, or the
-        text from the first SELECT / WITH / FROM; prose after the statement is dropped.
+        The SQL in a reply: a ```sql fence or a JSON {"sql": ...} whole (the guard judges it), else
+        an `SQL:` line or the text from the first SELECT / WITH / FROM, up to its `;` or prose.
     parse_fields(text, names) -> dict[str, str]
         Labelled fields such as `Verdict: YES` / `Feedback: ...` (multi-line values, any case,
         markdown bold); absent labels are missing from the result.
@@ -338,33 +338,37 @@ def _drop_trailing_prose(sql: str) -> str:
 
 
 def extract_sql(text: str) -> str:
-    """The SQL statement in a model's reply, without a trailing semicolon (see module docstring).
+    """The SQL in a model's reply, without a trailing semicolon (see module docstring).
 
-    Only the first statement is returned: whatever follows its `;` is dropped, so a stacked second
-    statement never reaches the guard from here (the guard rejects stacked statements on its own).
+    A ```sql fence (or a JSON "sql" value) is taken whole, so that the guard judges what the model
+    meant, stacked statements included, and says what is wrong. SQL found in prose is cut at its
+    first `;` and before trailing prose.
 
     >>> extract_sql('{"sql": "SELECT count(*) FROM tracks"}')
     'SELECT count(*) FROM tracks'
     >>> extract_sql("SQL: SELECT 1 AS one\\n\\nThis returns one.")
     'SELECT 1 AS one'
+    >>> extract_sql("```sql\\nDROP TABLE tracks;\\n```")
+    'DROP TABLE tracks'
     """
-    body: str | None = None
-    fences = [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
-    for label, inner in fences:
+    whole: str | None = None
+    for label, inner in ((m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)):
         if label in ("sql", "duckdb", "sqlite", "postgresql") or (not label and _SQL_START.search(inner)):
-            body = inner
+            whole = inner
             break
-    if body is None and text.lstrip().startswith("{"):
+    if whole is None and text.lstrip().startswith("{"):
         try:
-            obj = parse_json_object(text)
-            value = obj.get("sql", obj.get("query"))
-            if isinstance(value, str):
-                body = value
+            value = parse_json_object(text).get("sql")
+            whole = value if isinstance(value, str) else None
         except ModelOutputError:
             pass
-    if body is None:
-        label = _SQL_LABEL.search(text)
-        body = text[label.end() :] if label else text
+    if whole is not None and whole.strip().rstrip(";").strip():
+        sql = whole.strip()
+        while sql.endswith(";"):
+            sql = sql[:-1].rstrip()
+        return sql
+    label = _SQL_LABEL.search(text)
+    body = text[label.end() :] if label else text
     start = _SQL_START.search(body)
     if start is None:
         raise ModelOutputError(
@@ -372,8 +376,7 @@ def extract_sql(text: str) -> str:
         )
     sql = body[start.start() :]
     sql = sql[: _end_of_statement(sql)]
-    sql = _drop_trailing_prose(sql).strip().rstrip("`").strip()
-    return sql
+    return _drop_trailing_prose(sql).strip().rstrip("`").strip()
 
 
 # -- labelled fields ---------------------------------------------------------------------------
