@@ -47,6 +47,7 @@ from typing import IO, Any, Protocol
 import duckdb
 
 from ingest.errors import SettingsError
+from ingest.extractor import Extractor
 from ingest.pipeline import Extraction, IngestResult, Pipeline, store
 from ingest.settings import IngestSettings
 from memory import Memory, MemoryURI, StoreError, open_memory, parse_uri
@@ -477,6 +478,9 @@ def _in_process(pipeline: Pipeline, paths: Sequence[Path], done: frozenset[str])
 
 _WORKER: tuple[Pipeline, frozenset[str]] | None = None
 
+#: Extractor classes for a Pipeline; None means the registry (ingest.registry.EXTRACTORS).
+ExtractorClasses = Sequence[type[Extractor]] | None
+
 
 def _die_with_parent() -> None:
     # Without this, a SIGKILLed run leaves its workers running (and holding memory) as orphans.
@@ -485,14 +489,16 @@ def _die_with_parent() -> None:
             ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
 
 
-def _init_worker(settings: IngestSettings, done: frozenset[str], threads: int, log_level: int) -> None:
+def _init_worker(
+    settings: IngestSettings, extractors: ExtractorClasses, done: frozenset[str], threads: int, log_level: int
+) -> None:
     global _WORKER
     _die_with_parent()
     # Before any model library loads: N workers x all cores each would oversubscribe the CPU.
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
     logging.basicConfig(level=log_level, format="%(levelname)s %(name)s[%(process)d]: %(message)s")
-    _WORKER = (Pipeline(settings), done)
+    _WORKER = (Pipeline(settings, extractors), done)
 
 
 def _extract_in_worker(path: Path) -> Extraction:
@@ -503,7 +509,7 @@ def _extract_in_worker(path: Path) -> Extraction:
 
 
 def _process_pool(
-    pipeline: Pipeline, paths: Sequence[Path], done: frozenset[str], workers: int
+    pipeline: Pipeline, extractors: ExtractorClasses, paths: Sequence[Path], done: frozenset[str], workers: int
 ) -> Extractions:
     """Extract over `workers` spawned processes. A worker that dies (a native crash, the OOM
     killer) breaks the whole pool, so the files then in flight are re-run one at a time in a fresh
@@ -519,7 +525,7 @@ def _process_pool(
             # spawn, not fork: this process holds DuckDB and model threads that fork would copy mid-flight.
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(pipeline.settings, done, threads, level),
+            initargs=(pipeline.settings, extractors, done, threads, level),
         )
 
     queue: deque[Path] = deque(paths)
@@ -559,14 +565,15 @@ def _process_pool(
             if out:
                 yield out
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Idle workers exit at once: wait for them (and reap them) unless work is being abandoned.
+        pool.shutdown(wait=not pending, cancel_futures=True)
 
 
 class _RayWorker:
     """A Ray actor holding one Pipeline: models load once per actor."""
 
-    def __init__(self, settings: IngestSettings, done: frozenset[str]) -> None:
-        self._pipeline = Pipeline(settings)
+    def __init__(self, settings: IngestSettings, extractors: ExtractorClasses, done: frozenset[str]) -> None:
+        self._pipeline = Pipeline(settings, extractors)
         self._done = done
 
     def extract(self, path: Path) -> Extraction:
@@ -574,7 +581,12 @@ class _RayWorker:
 
 
 def _ray(
-    pipeline: Pipeline, paths: Sequence[Path], done: frozenset[str], address: str, workers: int | None
+    pipeline: Pipeline,
+    extractors: ExtractorClasses,
+    paths: Sequence[Path],
+    done: frozenset[str],
+    address: str,
+    workers: int | None,
 ) -> tuple[int, Extractions]:
     """Extract over Ray actors (Ray places them; this loop only hands out paths and collects rows).
     Paths must be readable at the same location on every node (shared storage)."""
@@ -599,7 +611,7 @@ def _ray(
         # max_restarts: an actor killed by a bad video comes back (models reload) for the next one.
         actor_cls: Any = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(_RayWorker)
         # Arguments inline, not via ray.put: a restarted actor must still find them.
-        actors: list[Any] = [actor_cls.remote(pipeline.settings, done) for _ in range(count)]
+        actors: list[Any] = [actor_cls.remote(pipeline.settings, extractors, done) for _ in range(count)]
         idle = deque(actors)
         queue: deque[Path] = deque(paths)
         pending: dict[Any, tuple[Any, Path]] = {}
@@ -639,15 +651,18 @@ def run_batch(
     *,
     display: BatchDisplay | None = None,
     on_result: Callable[[IngestResult], None] | None = None,
+    extractors: ExtractorClasses = None,
 ) -> BatchReport:
     """Ingest `paths` (see `ingest.sources.expand_sources`) into `memory`; failures are recorded
-    per file and the batch goes on. Settings and options are checked before any video is read."""
+    per file and the batch goes on. Settings and options are checked before any video is read.
+    `extractors` replaces the registry's roles, as in `Pipeline` (classes must be importable by name
+    in worker processes)."""
     options = options or BatchOptions()
     uri = memory if isinstance(memory, MemoryURI) else parse_uri(memory)
     display = display or _NoDisplay()
     started = time.monotonic()
     # Built here even when workers do the work: it validates settings and says which roles run.
-    pipeline = Pipeline(settings)
+    pipeline = Pipeline(settings, extractors)
     for role, avail in pipeline.availability.items():
         if not avail.ok:
             display.note(f"role {role} skipped: {avail.detail}", error=True)
@@ -678,13 +693,15 @@ def run_batch(
         if not to_run:
             extractions: Extractions = iter(())
         elif options.ray_address:
-            report.workers, extractions = _ray(pipeline, to_run, known.done, options.ray_address, options.workers)
+            report.workers, extractions = _ray(
+                pipeline, extractors, to_run, known.done, options.ray_address, options.workers
+            )
         else:
             report.workers = options.workers or default_workers(len(to_run))
             if report.workers == 1 or len(to_run) <= 1:
                 extractions = _in_process(pipeline, to_run, known.done)
             else:
-                extractions = _process_pool(pipeline, to_run, known.done, report.workers)
+                extractions = _process_pool(pipeline, extractors, to_run, known.done, report.workers)
         try:
             for group in extractions:
                 for result in writer.commit(group):
