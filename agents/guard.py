@@ -48,6 +48,7 @@ __all__ = [
     "QueryResult",
     "SQLGuard",
     "guarded",
+    "release_guarded",
 ]
 
 log = logging.getLogger(__name__)
@@ -432,9 +433,21 @@ _RUNNERS_LOCK = threading.Lock()
 
 
 def guarded(memory: Memory) -> GuardedSQL:
-    """The GuardedSQL of an open memory, created on first use and reused while the memory lives."""
+    """The GuardedSQL of an open memory, created on first use and reused while the memory lives.
+
+    It holds its own read-only attachment of the memory's file: call `release_guarded(memory)`
+    before opening the same file writable in this process (DuckDB allows one attachment per file).
+    """
     with _RUNNERS_LOCK:
         runner = _RUNNERS.get(memory)
         if runner is None:
             runner = _RUNNERS[memory] = GuardedSQL(memory)
         return runner
+
+
+def release_guarded(memory: Memory) -> None:
+    """Close the GuardedSQL of `memory`, if any (it is created again on next use)."""
+    with _RUNNERS_LOCK:
+        runner = _RUNNERS.pop(memory, None)
+    if runner is not None:
+        runner.close()

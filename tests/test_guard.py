@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from agents.errors import AgentError, GuardError, SQLRunError
-from agents.guard import GuardedSQL, SQLGuard, guarded, is_denied_function
+from agents.guard import GuardedSQL, SQLGuard, guarded, is_denied_function, release_guarded
 from memory import open_memory
 from tests.test_tools_memory import INJECTION, build_memory
 
@@ -185,6 +185,15 @@ def test_injected_ocr_text_is_only_data(agent_memory: Path, runner: GuardedSQL, 
             runner.run(sql)
     with open_memory(agent_memory, read_only=True) as mem:
         assert mem.table_counts() == counts_before
+
+
+def test_release_lets_the_same_process_write_again(tmp_path: Path) -> None:
+    path = Path(build_memory(tmp_path / "r.duckdb"))
+    with open_memory(path, read_only=True) as mem:
+        assert guarded(mem).run("SELECT count(*) FROM tracks").rows == ((4,),)
+        release_guarded(mem)
+    with open_memory(path) as writable:  # no "file handle conflict" with the released attachment
+        assert writable.table_counts()["tracks"] == 4
 
 
 def test_writable_memory_in_process_is_a_clear_error(tmp_path: Path) -> None:
