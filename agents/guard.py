@@ -301,7 +301,9 @@ class GuardedSQL:
     else in the process. Thread-safe: queries run one at a time.
     """
 
-    def __init__(self, memory: Memory, *, install_library: LibraryInstaller | None = None) -> None:
+    def __init__(
+        self, memory: Memory, *, install_library: LibraryInstaller | None = None, memory_limit: str = "2GB"
+    ) -> None:
         self.uri = memory.uri  # not the Memory itself: `guarded` caches by weak reference to it
         con = duckdb.connect(":memory:", config=dict(_BASE_CONFIG))
         try:
@@ -319,6 +321,7 @@ class GuardedSQL:
             views, funcs = _catalog_names(con)
             self.library_views = frozenset(views)
             self.library_functions = frozenset(funcs)
+            con.execute(f"SET memory_limit = '{_quote(memory_limit)}'")  # a runaway join fails, not the host
             self._lock_down(con, memory)
         except BaseException:
             con.close()
