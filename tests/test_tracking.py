@@ -269,23 +269,37 @@ def test_ingest_settings_hash_ignores_runtime() -> None:
     assert json.dumps(onnx.to_dict()["tracking"]["runtime"]) == '"onnx"'
 
 
-@pytest.mark.slow
-def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: Path) -> None:
-    """Plumbing of the mask path with a segmentation model (no real -seg weights exist offline):
-    ultralytics' yolo11n-seg architecture with random weights whose 'person' score is forced high,
-    so every frame yields boxes with instance masks; their geometry means nothing, the columns do."""
-    import decord
+def _doctored_seg_model(folder: Path) -> Path:
+    """ultralytics' yolo11n-seg architecture with random weights whose 'person' score is forced high at
+    the coarsest level, so every frame yields a handful of boxes with instance masks. No real -seg
+    weights exist offline: its boxes and masks mean nothing, the columns and code paths do."""
     from ultralytics import YOLO
-
-    from ingest.frames import Frame, FrameBatch
 
     model = YOLO("yolo11n-seg.yaml")  # built from the packaged architecture file: no download
     for level, branch in enumerate(model.model.model[-1].cv3):
         branch[-1].bias.data[:] = -10.0
-        if level == 2:  # only the coarsest level, for a handful of boxes per frame
+        if level == 2:
             branch[-1].bias.data[0] = 4.0
-    weights = tmp_path / "seg-random.pt"
+    weights = folder / "seg-random.pt"
     model.save(weights)
+    return weights
+
+
+def _vtest_frames(media: dict[str, Path], indices: range) -> tuple[Any, tuple[Any, ...]]:
+    import decord
+
+    from ingest.frames import Frame
+
+    info = probe(media["vtest"])
+    reader = decord.VideoReader(str(media["vtest"]))
+    return info, tuple(Frame(i, i / info.fps, reader[i].asnumpy(), frozenset({"tracking"})) for i in indices)
+
+
+@pytest.mark.slow
+def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: Path) -> None:
+    from ingest.frames import FrameBatch
+
+    weights = _doctored_seg_model(tmp_path)
     base = IngestSettings(device="cpu")
     settings = dataclasses.replace(
         base,
@@ -293,9 +307,7 @@ def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: P
     )
     tracker = Tracker(settings)
     assert tracker.availability().source == "settings"
-    info = probe(media["vtest"])
-    reader = decord.VideoReader(str(media["vtest"]))
-    frames = tuple(Frame(i, i / info.fps, reader[i].asnumpy(), frozenset({"tracking"})) for i in range(0, 12, 2))
+    info, frames = _vtest_frames(media, range(0, 12, 2))
     ctx = VideoContext(info)
     tracker.begin(ctx)
     tracker.process(FrameBatch(frames))
@@ -309,3 +321,27 @@ def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: P
     assert (found["mask_area"] > 0).all() and (found["mask_area"] <= box_area * 1.1 + 4).all()
     crops = ctx.artifacts["track_crops"]
     assert any(c.mask is not None and c.mask.shape == c.image.shape[:2] for cs in crops.values() for c in cs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["packaged", "segment"])
+def test_onnx_runtime_and_torch_find_the_same_boxes(media: dict[str, Path], tmp_path: Path, model: str) -> None:
+    """The ONNX Runtime path (exported, own letterbox and NMS) against ultralytics' own torch predict."""
+    pytest.importorskip("onnx")
+    from ingest.tracking import _load_detector, _OnnxDetector, _TorchDetector
+
+    name = TrackingSettings().model if model == "packaged" else str(_doctored_seg_model(tmp_path))
+    size = 640 if model == "packaged" else 160
+    _, frames = _vtest_frames(media, range(0, 30, 10))
+    images = [f.image for f in frames]
+    found = {}
+    for runtime, cls in (("torch", _TorchDetector), ("onnx", _OnnxDetector)):
+        detector = _load_detector(TrackingSettings(model=name, runtime=runtime, image_size=size), "cpu")
+        assert isinstance(detector, cls)
+        found[runtime] = detector.detect(images)
+    for by_torch, by_onnx in zip(found["torch"], found["onnx"], strict=True):
+        assert len(by_torch.boxes) == len(by_onnx.boxes) > 0
+        order_t, order_o = np.lexsort(by_torch.boxes.T), np.lexsort(by_onnx.boxes.T)
+        assert np.allclose(by_torch.boxes[order_t], by_onnx.boxes[order_o], atol=1.0)
+        assert np.allclose(by_torch.scores[order_t], by_onnx.scores[order_o], atol=0.01)
+        assert (by_torch.polygons is None) == (by_onnx.polygons is None) == (model == "packaged")
