@@ -49,6 +49,7 @@ class Row:
     wall_s: float
     first_s: float
     cpu_s: float  # CPU time of this process and its (reaped) workers; Ray's workers are not counted
+    reads: dict[str, int] | None = None  # --readers: analyst reads during the run, by outcome
 
     @property
     def cpu_per_video_s(self) -> float:
@@ -79,10 +80,37 @@ def make_archive(folder: Path, copies: int) -> list[Path]:
     return out
 
 
-def run_one(label: str, paths: list[Path], memory: str, roles: list[str], workers: int, ray: bool) -> Row:
+_READER = """
+import json, sys, time
+from pathlib import Path
+from memory import StoreError, open_memory
+uri, stop = sys.argv[1], Path(sys.argv[2])
+counts = {"ok": 0, "locked": 0, "other": 0}
+while not stop.exists():
+    try:
+        with open_memory(uri, read_only=True) as mem:
+            mem.query("SELECT count(*) FROM videos")
+        counts["ok"] += 1
+    except StoreError as exc:
+        counts["locked" if "locked" in str(exc) else "other"] += 1
+    time.sleep(0.1)
+print(json.dumps(counts))
+"""
+
+
+def run_one(
+    label: str, paths: list[Path], memory: str, roles: list[str], workers: int, ray: bool, readers: bool
+) -> Row:
     from ingest import IngestResult, IngestSettings
     from ingest.batch import BatchOptions, run_batch
+    from memory import open_memory
 
+    reader = None
+    stop = Path(tempfile.mkdtemp(prefix="vidmem-bench-")) / "stop"
+    if readers:
+        # An analyst in another process opening the memory read-only, querying, closing, 10 times a second.
+        open_memory(memory).close()
+        reader = subprocess.Popen([sys.executable, "-c", _READER, memory, str(stop)], stdout=subprocess.PIPE, text=True)
     started = time.monotonic()
     cpu0 = _cpu_s()
     first: list[float] = []
@@ -93,9 +121,14 @@ def run_one(label: str, paths: list[Path], memory: str, roles: list[str], worker
 
     options = BatchOptions(workers=workers, ray_address="local" if ray else None)
     report = run_batch(paths, memory, IngestSettings().only(*roles), options, on_result=on_result)
+    reads = None
+    if reader is not None:
+        stop.touch()
+        reads = json.loads(reader.communicate()[0])
+        shutil.rmtree(stop.parent, ignore_errors=True)
     c = report.counts
     return Row(label, report.workers, len(paths), c["ok"], c["failed"], report.video_s, report.wall_s,
-               first[0] if first else 0.0, _cpu_s() - cpu0)
+               first[0] if first else 0.0, _cpu_s() - cpu0, reads)
 
 
 def _cpu_s() -> float:
@@ -133,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-kind", choices=("duckdb", "ducklake"), default="duckdb")
     parser.add_argument("--ray", action="store_true", help="also run through a local Ray cluster with N workers")
     parser.add_argument("--json", type=Path, help="also write the rows to this JSON file")
+    parser.add_argument(
+        "--readers", action="store_true",
+        help="while each run writes, another process opens the memory read-only and queries it 10 times a "
+        "second; prints how many reads worked and how many found the DuckDB file locked by the writer",
+    )
     args = parser.parse_args(argv)
     counts = sorted({int(w) for w in args.workers.split(",")}) if args.workers else sorted({1, 2, cpus})
     roles = [r.strip() for r in args.roles.split(",") if r.strip()]
@@ -152,10 +190,14 @@ def main(argv: list[str] | None = None) -> int:
                 str(work / f"m{i}.duckdb") if args.memory_kind == "duckdb"
                 else f"ducklake:sqlite:{work / f'lake{i}' / 'catalog.sqlite'}"
             )
-            rows.append(run_one(label, paths, memory, roles, workers, ray))
+            rows.append(run_one(label, paths, memory, roles, workers, ray, args.readers))
             print(f"  {label}: {rows[-1].wall_s:.1f}s, {rows[-1].throughput:.2f} video-h/h", flush=True)
         print(f"\nload average after: {_load()}")
         print(table(rows))
+        for r in rows:
+            if r.reads is not None:
+                total = sum(r.reads.values()) or 1
+                print(f"reads during '{r.label}': {r.reads} ({100 * r.reads['ok'] / total:.1f}% worked)")
         if args.json:
             args.json.write_text(json.dumps([r.__dict__ | {"throughput": r.throughput} for r in rows], indent=2))
         base = rows[0].throughput if rows[0].workers == 1 else None

@@ -402,3 +402,17 @@ def test_log_display_prints_progress_lines_periodically() -> None:
     assert sum(ln.startswith("progress: 1/2 files") for ln in lines) >= 3
     assert "[2/2] failed" in err.getvalue() and out.getvalue() == "[1/2] ok /a/ok.mp4\n"
 
+
+
+def test_rich_display_draws_a_bar_and_notes() -> None:
+    from ingest.batch import RichDisplay
+
+    stream = io.StringIO()
+    display = RichDisplay(stream)
+    display.console.force_terminal = False  # plain text into the StringIO: the final frame stays readable
+    display.start(total_files=2, total_bytes=10)
+    display.note("[1/2] failed /a/x.mp4: empty file (0 bytes)", error=True)
+    display.result(_result("failed", None), 5)
+    display.finish()
+    text = stream.getvalue()
+    assert "empty file (0 bytes)" in text and "1/2" in text and "1 failed" in text
