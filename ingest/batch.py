@@ -87,6 +87,14 @@ class BatchOptions:
             raise SettingsError(f"lock_timeout_s must be >= 0, got {self.lock_timeout_s}")
 
 
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a batch: what was committed stays (re-run to resume); `report` says what was done."""
+
+    def __init__(self, report: BatchReport) -> None:
+        super().__init__("batch interrupted")
+        self.report = report
+
+
 @dataclass
 class BatchReport:
     """What a batch did, one result per input path (in completion order)."""
@@ -494,6 +502,8 @@ def _init_worker(
 ) -> None:
     global _WORKER
     _die_with_parent()
+    # Ctrl-C reaches the whole process group: the parent stops the batch; workers just go with it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Before any model library loads: N workers x all cores each would oversubscribe the CPU.
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
@@ -706,6 +716,8 @@ def run_batch(
             for group in extractions:
                 for result in writer.commit(group):
                     emit(result)
+        except KeyboardInterrupt:
+            raise BatchInterrupted(report) from None
         finally:
             close = getattr(extractions, "close", None)
             if close is not None:

@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from ingest import IngestResult
-from ingest.batch import BatchOptions, console_display, run_batch
+from ingest.batch import BatchInterrupted, BatchOptions, console_display, run_batch
 from ingest.sources import expand_sources
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 from vidmem.config import add_settings_args, settings_from
@@ -90,7 +90,13 @@ def run(args: argparse.Namespace) -> int:
         done += 1
         display.note(_line(result, done, len(paths)), error=result.status == "failed")
 
-    report = run_batch(paths, args.memory, settings, options, display=display, on_result=on_result)
+    try:
+        report = run_batch(paths, args.memory, settings, options, display=display, on_result=on_result)
+    except BatchInterrupted as stopped:
+        left = len(paths) - len(stopped.report.results)
+        print(f"{stopped.report.summary()}; interrupted with {left} not done: run the same command again "
+              "to resume (stored videos are skipped)", flush=True)
+        return 130
     rate = f"{report.video_s / 3600:.3f} video-hours in {report.wall_s:.0f}s, {report.workers} worker(s)"
     print(f"{report.summary()} ({rate})", flush=True)
     return EXIT_FAILED if report.counts["failed"] else EXIT_OK
