@@ -21,6 +21,7 @@ from agents.llm import Message
 from agents.mcts import summarize, vote
 from agents.parsing import parse_fields
 from agents.tools.base import Tool, ToolContext
+from agents.tools.registry import SQL_TOOLS, VIDEO_TOOLS, VISION_TOOLS
 from agents.trace import Node, SearchTree
 
 #: Tools every strategy keeps when they are available.
@@ -42,19 +43,8 @@ class Strategy:
 
 
 DEFAULT_STRATEGIES = (
-    Strategy("sql", ("when", "why", "what", "how", "count", "other")),  # DoraemonGPT sub-task tools
-    Strategy(
-        "video",
-        (
-            "get_transcript",
-            "query_transcript",
-            "query_frames",
-            "find_when",
-            "get_segment",
-            "retrieval_qa",
-            "query_vision",
-        ),
-    ),  # MMCTAgent / CAVIAR video tools
+    Strategy("sql", SQL_TOOLS),  # DoraemonGPT: sub-task tools that write SQL
+    Strategy("video", VIDEO_TOOLS + VISION_TOOLS),  # MMCTAgent / CAVIAR: transcript, frame and vision tools
     Strategy("all"),
 )
 
