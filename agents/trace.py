@@ -174,26 +174,50 @@ def _step_from_dict(d: dict[str, Any]) -> Step:
 
 
 # -- the picture ---------------------------------------------------------------------------------
-_COLOURS = {"answer": "#b7e4c7", "failure": "#f4a3a3", "root": "#d9d9d9", "critic": "#ffd59e", "judge": "#c6d8ff"}
+_COLOURS = {
+    "answer": "#b7e4c7",
+    "failure": "#f4a3a3",
+    "error": "#fff1a8",
+    "root": "#d9d9d9",
+    "critic": "#ffd59e",
+    "judge": "#c6d8ff",
+    "verify": "#e3d4f5",
+}
+
+
+def _colour(node: Node) -> str:
+    if node.terminal:
+        return _COLOURS[node.status]
+    step = node.step
+    if step is not None and (step.error or (step.observation is not None and step.observation.error)):
+        return _COLOURS["error"]
+    return _COLOURS.get(node.kind, "#ffffff")
 
 
 def node_label(node: Node, width: int = 22) -> str:
     """A short text for a node's box: what it did and how it ended."""
+    step = node.step
     if node.kind == "root":
         head = "question"
-    elif node.step is not None and node.step.action:
-        head = f"{node.step.action}({_short(node.step.action_input, 18)})"
-    elif node.step is not None and node.step.error:
-        head = f"error: {_short(node.step.error, 24)}"
+    elif step is not None and node.status == "answer" and node.kind == "step":
+        head = "final answer"
+    elif node.kind == "step" and step is not None and step.action:
+        head = f"{step.action}({_short(step.action_input, 18)})"
     else:
-        head = node.kind
+        head = node.kind  # critic, summary, vote, judge, verify, or a step with no readable action
     lines = [head]
-    if node.label and (node.parent is None or node.kind in ("verify",) or node.depth == 1):
+    if node.label and (node.kind == "verify" or node.depth == 1):
         lines.insert(0, f"[{node.label}]")
+    if step is not None and step.error:
+        lines.append(f"error: {_short(step.error, 28)}")
+    elif step is not None and step.observation is not None and step.observation.error:
+        lines.append(f"tool error: {_short(step.observation.error, 24)}")
     if node.status == "answer" and node.answer:
         lines.append(f"= {_short(node.answer, 30)}")
     elif node.status == "failure":
         lines.append("FAILED")
+    if node.kind == "critic" and node.note:
+        lines.append(_short(node.note, 24))
     if node.reward:
         lines.append(f"R={node.reward:+.2f}")
     return "\n".join(textwrap.fill(line, width) for line in lines)
@@ -246,7 +270,7 @@ def render_tree(tree: SearchTree, path: str | Path, *, dpi: int = 110) -> Path:
                 ax.plot([x0, x1], [y0, y1], color="#888888", linewidth=0.8, zorder=1)
         for node in tree:
             x, y = pos[node.id]
-            colour = _COLOURS.get(node.status if node.terminal else node.kind, "#ffffff")
+            colour = _colour(node)
             ax.text(
                 x,
                 y,
