@@ -48,13 +48,13 @@ class Row:
     video_s: float
     wall_s: float
     first_s: float
-    cpu_s: float  # CPU time of this process and its (reaped) workers; Ray's workers are not counted
+    cpu_s: float | None  # CPU time of this process and its (reaped) workers; None with Ray (not ours to count)
     reads: dict[str, int] | None = None  # --readers: analyst reads during the run, by outcome
 
     @property
-    def cpu_per_video_s(self) -> float:
+    def cpu_per_video_s(self) -> float | None:
         """CPU seconds per second of video: the cost of ingesting, whatever else shares the cores."""
-        return self.cpu_s / self.video_s if self.video_s else 0.0
+        return self.cpu_s / self.video_s if self.cpu_s is not None and self.video_s else None
 
     @property
     def throughput(self) -> float:
@@ -128,12 +128,16 @@ def run_one(
         shutil.rmtree(stop.parent, ignore_errors=True)
     c = report.counts
     return Row(label, report.workers, len(paths), c["ok"], c["failed"], report.video_s, report.wall_s,
-               first[0] if first else 0.0, _cpu_s() - cpu0, reads)
+               first[0] if first else 0.0, None if ray else _cpu_s() - cpu0, reads)
 
 
 def _cpu_s() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def _load() -> str:
@@ -150,7 +154,7 @@ def table(rows: list[Row]) -> str:
         speed = f"{r.throughput / base:.2f}x" if base else "-"
         lines.append(
             f"{r.label:<16}{r.workers:>8}{r.files:>7}{r.ok:>5}{r.failed:>7}{r.video_s / 3600:>9.4f}"
-            f"{r.wall_s:>9.1f}{r.first_s:>9.1f}{r.cpu_per_video_s:>9.3f}{r.throughput:>11.2f}{speed:>10}"
+            f"{r.wall_s:>9.1f}{r.first_s:>9.1f}{_num(r.cpu_per_video_s):>9}{r.throughput:>11.2f}{speed:>10}"
         )
     return "\n".join(lines)
 
