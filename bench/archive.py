@@ -106,8 +106,9 @@ def run_one(
     from memory import open_memory
 
     reader = None
-    stop = Path(tempfile.mkdtemp(prefix="vidmem-bench-")) / "stop"
+    stop = Path()
     if readers:
+        stop = Path(tempfile.mkdtemp(prefix="vidmem-bench-readers-")) / "stop"
         # An analyst in another process opening the memory read-only, querying, closing, 10 times a second.
         open_memory(memory).close()
         reader = subprocess.Popen([sys.executable, "-c", _READER, memory, str(stop)], stdout=subprocess.PIPE, text=True)
