@@ -194,7 +194,7 @@ def test_when_subagent_on_the_local_model(asr_memory: Path, truth: dict[str, Any
         video_id = mem.query("SELECT video_id FROM videos WHERE path LIKE '%speech_sign.mp4'").to_pylist()[0][
             "video_id"
         ]
-        llm = MeteredChat(OpenAIChat.from_env())
+        llm = MeteredChat(OpenAIChat.from_env(max_retries=1))
         obs = WhenTool().run("When is the red train mentioned?", ToolContext(mem, llm, video_id))
     assert obs.error is None, obs.error
     (ev,) = obs.evidence
