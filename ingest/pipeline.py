@@ -74,7 +74,7 @@ class Pipeline:
             if avail.ok:
                 self.extractors.append(extractor)
             else:
-                log.warning("role %s skipped: %s", cls.role, avail.detail)
+                log.info("role %s skipped: %s", cls.role, avail.detail)  # callers say it once, to the user
 
     def ingest(
         self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None

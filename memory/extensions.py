@@ -16,7 +16,7 @@ import duckdb
 log = logging.getLogger(__name__)
 
 # The file name DuckDB expects inside the binary (it checks it on LOAD).
-_FILE_NAMES = {"sqlite": "sqlite_scanner"}
+_FILE_NAMES = {"sqlite": "sqlite_scanner", "postgres": "postgres_scanner"}
 
 
 def packaged_extension(name: str) -> Path | None:

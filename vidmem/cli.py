@@ -13,8 +13,18 @@ from collections.abc import Sequence
 
 from memory import DEFAULT_URI, VidmemError
 
-#: Subcommands, in the order `vidmem --help` lists them. Each module has `add_parser(sub)` and `run(args) -> int`.
-COMMANDS = ("ingest", "sql", "ask", "eval", "info", "models", "export")
+#: Subcommands and their one-line help, in the order `vidmem --help` lists them. Each is a module
+#: vidmem/commands/NAME.py with `add_parser(sub)` and `run(args) -> int`; only the one being run is
+#: imported, so a quick `vidmem sql` does not pay for loading the agents or the models.
+COMMANDS = {
+    "ingest": "decode videos and store what the models see and hear",
+    "sql": "run SQL over the memory (one-shot or interactive)",
+    "ask": "answer a question about the videos, with evidence",
+    "eval": "score a planner on a question set (NExT-QA, EgoSchema or vidmem JSONL)",
+    "info": "summarize a memory: videos, hours, rows per table",
+    "models": "show what each model role will use, or why it is unavailable",
+    "export": "copy the memory to a standalone DuckDB file or Parquet files",
+}
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -33,7 +43,8 @@ def add_memory_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `command`, only that subcommand's module is imported and fully described."""
     parser = argparse.ArgumentParser(
         prog="vidmem",
         description="Turn videos into a SQL memory and answer questions over it.",
@@ -42,14 +53,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
     parser.add_argument("--version", action="version", version="vidmem 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"vidmem.commands.{name}").add_parser(sub)
+    for name, summary in COMMANDS.items():
+        if name == command:
+            importlib.import_module(f"vidmem.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(next((w for w in words if w in COMMANDS), None))
+    args = parser.parse_args(words)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
