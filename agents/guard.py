@@ -438,13 +438,15 @@ _RUNNERS_LOCK = threading.Lock()
 def guarded(memory: Memory) -> GuardedSQL:
     """The GuardedSQL of an open memory, created on first use and reused while the memory lives.
 
-    It holds its own read-only attachment of the memory's file: call `release_guarded(memory)`
-    before opening the same file writable in this process (DuckDB allows one attachment per file).
+    It holds its own read-only attachment of the memory's file, released when the memory closes
+    (or by `release_guarded(memory)`): DuckDB allows one attachment per file in a process.
     """
     with _RUNNERS_LOCK:
         runner = _RUNNERS.get(memory)
         if runner is None:
             runner = _RUNNERS[memory] = GuardedSQL(memory)
+            # Its read-only attachment of the file must not outlive the memory.
+            memory.on_close(lambda: release_guarded(memory))
         return runner
 
 

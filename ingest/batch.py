@@ -444,26 +444,13 @@ class _Writer:
             stored = store(self._pipeline.failure(result.path, f"could not store its rows: {exc}"), memory)
         if stored.status == "ok" and stored.video_id:
             self._committed[stored.video_id] = stored.path
-            _forget_fixed_failures(memory, stored.path, stored.video_id)
+            memory.forget_failures(str(stored.path), stored.video_id)
         return stored
 
     def close(self) -> None:
         if self._memory is not None:
             self._memory.close()
             self._memory = None
-
-
-def _forget_fixed_failures(memory: Memory, path: Path, video_id: str) -> None:
-    # A file that failed before (truncated download, no permission) and now landed under its
-    # content id would otherwise still be listed as failed under its old id. The memory API has
-    # no call for this yet; `videos` rows of failures own no content rows, so one DELETE is safe.
-    cur = memory.cursor()
-    try:
-        cur.execute(
-            "DELETE FROM videos WHERE path = ? AND status = 'failed' AND video_id <> ?", [str(path), video_id]
-        )
-    finally:
-        cur.close()
 
 
 # -- workers -------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ class Memory:
         self.con = con
         self.read_only = read_only
         self._write_lock = threading.Lock()
+        self._on_close: list[Callable[[], None]] = []
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A new cursor (one per thread), already pointed at the memory's catalog."""
@@ -130,6 +131,18 @@ class Memory:
             finally:
                 cur.close()
 
+    def forget_failures(self, path: str, except_video_id: str) -> None:
+        """Drop failure records of `path` under other ids: a file that failed before (truncated
+        download, no permission) and has now landed under its content id is no longer failed."""
+        self._require_writable()
+        cur = self.cursor()
+        try:  # failure rows own no content rows, so one DELETE keeps the memory consistent
+            cur.execute(
+                "DELETE FROM videos WHERE path = ? AND status = 'failed' AND video_id <> ?", [path, except_video_id]
+            )
+        finally:
+            cur.close()
+
     @staticmethod
     def _insert(cur: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> None:
         # Arrow in, BY NAME: one bulk insert per table, column order irrelevant.
@@ -144,7 +157,14 @@ class Memory:
             raise StoreError(f"memory {self.uri} is open read-only; open it with read_only=False to write")
 
     # -- lifecycle -----------------------------------------------------------------------------
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run `callback` when the memory closes (e.g. to close connections derived from it)."""
+        self._on_close.append(callback)
+
     def close(self) -> None:
+        callbacks, self._on_close = self._on_close, []
+        for callback in callbacks:
+            callback()
         self.con.close()
 
     def __enter__(self) -> Self:
