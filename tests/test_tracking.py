@@ -270,17 +270,30 @@ def test_ingest_settings_hash_ignores_runtime() -> None:
 
 
 def _doctored_seg_model(folder: Path) -> Path:
-    """ultralytics' yolo11n-seg architecture with random weights whose 'person' score is forced high at
-    the coarsest level, so every frame yields a handful of boxes with instance masks. No real -seg
-    weights exist offline: its boxes and masks mean nothing, the columns and code paths do."""
+    """ultralytics' yolo11n-seg architecture with its output layers set by hand: at the coarsest level
+    every anchor says 'person' (0.98) with a box two strides wide and a mask filling the box. No real
+    -seg weights exist offline: the geometry means nothing, the columns and code paths do."""
+    import torch
     from ultralytics import YOLO
 
     model = YOLO("yolo11n-seg.yaml")  # built from the packaged architecture file: no download
-    for level, branch in enumerate(model.model.model[-1].cv3):
-        branch[-1].bias.data[:] = -10.0
-        if level == 2:
-            branch[-1].bias.data[0] = 4.0
-    weights = folder / "seg-random.pt"
+    head = model.model.model[-1]
+    with torch.no_grad():
+        for level, (box, cls, coef) in enumerate(zip(head.cv2, head.cv3, head.cv4, strict=True)):
+            for layer in (box[-1], cls[-1], coef[-1]):
+                layer.weight.zero_()
+            bins = torch.zeros(4, head.reg_max)
+            bins[:, 1] = 10.0  # each side one stride from the anchor
+            box[-1].bias.copy_(bins.flatten())
+            cls[-1].bias.fill_(-10.0)
+            if level == 2:
+                cls[-1].bias[0] = 4.0
+            coef[-1].bias.zero_()
+            coef[-1].bias[0] = 1.0
+        head.proto.cv3.conv.weight.zero_()  # prototype 0 is a constant 5: masks fill their boxes
+        head.proto.cv3.bn.bias.zero_()
+        head.proto.cv3.bn.bias[0] = 5.0
+    weights = folder / "seg-doctored.pt"
     model.save(weights)
     return weights
 
