@@ -27,6 +27,7 @@ import importlib
 import importlib.util
 import json
 import logging
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -492,7 +493,7 @@ def _export_onnx(model: Any, pt_path: Path, required: bool, segment: bool) -> Pa
 
     net = _export_copy(model)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".tmp.onnx")
+    tmp = target.with_name(f"{target.stem}.{os.getpid()}.tmp.onnx")  # parallel workers may export at once
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch's legacy-exporter deprecation and tracer notes
         torch.onnx.export(
