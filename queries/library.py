@@ -270,8 +270,11 @@ def install(target: Memory | duckdb.DuckDBPyConnection) -> Installation:
 
 
 def _install_persisted(memory: Memory, cur: duckdb.DuckDBPyConnection, found: str | None) -> Installation:
+    retired = _retired_objects(cur) if found is not None else []
     cur.execute("BEGIN TRANSACTION")
     try:
+        for name, kind in retired:  # objects an older library had and this one does not
+            cur.execute(f"DROP {'VIEW' if kind == 'view' else 'MACRO TABLE'} IF EXISTS {_ident(name)}")
         _create_all(cur)
         cur.execute("COMMIT")
     except (QueryError, duckdb.Error) as exc:
@@ -315,6 +318,15 @@ def _install_on_connection(con: duckdb.DuckDBPyConnection) -> Installation:
         return Installation("persisted", library_version())
     _create_all(con, temp=not writable)
     return Installation("persisted" if writable else "connection", library_version())
+
+
+def _retired_objects(cur: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    current = {o.name for o in library_objects()} | {CATALOG_VIEW}
+    try:
+        rows = cur.execute(f"SELECT name, kind FROM {CATALOG_VIEW}").fetchall()
+    except duckdb.Error:
+        return []
+    return [(str(n), str(k)) for n, k in rows if n not in current]
 
 
 def _persisted_version(cur: duckdb.DuckDBPyConnection) -> str | None:

@@ -37,6 +37,10 @@ def build_text_index(memory: Memory) -> bool:
     fingerprint = memory_fingerprint(memory)
     if get_state(memory, _STATE) == fingerprint:
         return memory.load_extension("fts")
+    if memory.uri.kind == "ducklake":
+        # The fts extension writes macros with parameter defaults, which DuckLake 1.5.5 cannot store.
+        log_once(memory, "fts-lake", "a DuckLake memory holds no full-text index: keyword search matches substrings")
+        return False
     if memory.read_only:
         log_once(memory, "fts-ro", "no current full-text index and the memory is read-only: keyword search "
                   "uses substring matching (open it writable once, or call queries.build_text_index)")

@@ -84,7 +84,11 @@ def test_install_is_idempotent_and_upgrades_an_old_library(known_memory: Path, t
     path = tmp_path / "m.duckdb"
     shutil.copy(known_memory, path)
     with open_memory(path) as memory:
-        memory.con.execute("CREATE VIEW vidmem_library AS SELECT 'x' AS name, 'old' AS version")
+        memory.con.execute("CREATE MACRO retired_macro(v) AS TABLE SELECT v")
+        memory.con.execute(
+            "CREATE VIEW vidmem_library AS "
+            "SELECT * FROM (VALUES ('retired_macro', 'macro', 'old')) AS t(name, kind, version)"
+        )
     with open_memory(path, read_only=True) as memory:
         # A reader cannot upgrade the file: it gets the current library beside it.
         assert queries.install(memory).mode == "attached"
@@ -95,6 +99,8 @@ def test_install_is_idempotent_and_upgrades_an_old_library(known_memory: Path, t
         assert first.mode == "persisted" and first.version == queries.library_version()
     with open_memory(path, read_only=True) as memory:
         assert queries.install(memory).mode == "persisted"
+        gone = memory.query("SELECT count(*) AS n FROM duckdb_functions() WHERE function_name = 'retired_macro'")
+        assert gone["n"][0].as_py() == 0  # the upgrade dropped what the old library had and this one has not
         # persisted: visible to every cursor, memory.query included
         assert memory.query("SELECT count(*) AS n FROM category_counts")["n"][0].as_py() == 3
 
