@@ -163,7 +163,13 @@ class Tracker(Extractor):
         if cfg.reid_weights and cfg.tracker not in MOTION_TRACKERS:
             where = "at " + cfg.reid_weights if Path(cfg.reid_weights).expanduser().is_file() else "downloads by name"
             reid = f"; ReID weights {where}"
-        return Availability(True, f"{detail}; tracker {cfg.tracker}{reid}", weights.source)
+        if cfg.runtime == "torch":
+            cpu = "torch"
+        elif importlib.util.find_spec("onnx") is not None:
+            cpu = "ONNX Runtime (exported once)"
+        else:
+            cpu = "torch (pip install onnx for ONNX Runtime)"
+        return Availability(True, f"{detail}; tracker {cfg.tracker}{reid}; on a CPU: {cpu}", weights.source)
 
     def sample_rate(self) -> float | None:
         return self.settings.tracking.fps
