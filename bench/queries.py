@@ -700,6 +700,9 @@ def _fmt(t: Timing | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     stores = build(args.hours, not args.no_sqlite, args.rebuild)
+    with open_memory(stores.duckdb_path) as writable:  # store this version of the library, as ingest does
+        queries.install(writable)
+        queries.build_text_index(writable)
     mem = open_memory(stores.duckdb_path, read_only=True)
     mem.con.execute(f"SET threads = {args.threads}")
     queries.install(mem)

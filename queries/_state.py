@@ -6,7 +6,7 @@ import weakref
 import duckdb
 
 from memory import Memory
-from queries.library import cursor
+from queries.errors import QueryError
 from queries.run import run_sql
 
 log = logging.getLogger("queries")
@@ -36,14 +36,13 @@ def set_state(cur: duckdb.DuckDBPyConnection, name: str, value: str) -> None:
 
 
 def get_state(memory: Memory, name: str) -> str | None:
-    cur = cursor(memory)
     try:
-        row = cur.execute(f"SELECT value FROM {STATE_TABLE} WHERE name = ?", [name]).fetchone()
-    except duckdb.CatalogException:
-        return None  # no search structures built in this memory
-    finally:
-        cur.close()
-    return str(row[0]) if row else None
+        rows = run_sql(memory, f"SELECT value FROM {STATE_TABLE} WHERE name = ?", [name]).column("value")
+    except QueryError as exc:
+        if isinstance(exc.__cause__, duckdb.CatalogException):
+            return None  # no search structures built in this memory
+        raise
+    return str(rows[0]) if len(rows) else None
 
 
 _logged: "weakref.WeakKeyDictionary[Memory, set[str]]" = weakref.WeakKeyDictionary()

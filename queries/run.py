@@ -1,5 +1,7 @@
 """Running SQL on a memory with the library in reach, and turning DuckDB's errors into QueryError."""
 
+import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,13 +25,26 @@ def run_sql(memory: Memory, sql: str, params: Params = None) -> pa.Table:
     """
     if not isinstance(sql, str) or not sql.strip():
         raise QueryError("empty SQL: give one SELECT statement", sql=sql)
-    cur = cursor(memory)
+    cur = _thread_cursor(memory)
     try:
         return cur.execute(sql, params).to_arrow_table()
     except duckdb.Error as exc:
         raise QueryError(duckdb_message(exc), sql=sql) from exc
-    finally:
-        cur.close()
+
+
+_local = threading.local()
+
+
+def _thread_cursor(memory: Memory) -> duckdb.DuckDBPyConnection:
+    """This thread's cursor on `memory`, kept between calls: a new one costs a search-path setup
+    (milliseconds) when the library lives beside the memory, and cursors are not thread-safe."""
+    pool: weakref.WeakKeyDictionary[Memory, duckdb.DuckDBPyConnection] | None = getattr(_local, "cursors", None)
+    if pool is None:
+        pool = _local.cursors = weakref.WeakKeyDictionary()
+    cur = pool.get(memory)
+    if cur is None:
+        cur = pool[memory] = cursor(memory)
+    return cur
 
 
 def duckdb_message(exc: duckdb.Error) -> str:

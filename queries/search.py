@@ -31,6 +31,22 @@ from queries.vector_index import Source, cached_matrix, hnsw_top_k, normalize, s
 log = logging.getLogger(__name__)
 
 TEXT_SOURCES = ("transcript", "ocr_spans", "captions")
+
+#: Times and texts of a few (video_id, source, item_id) keys, reading only their rows.
+_TEXT_LOOKUP = """
+WITH hits AS (
+    SELECT unnest(?::VARCHAR[]) AS video_id, unnest(?::VARCHAR[]) AS source, unnest(?::INTEGER[]) AS item_id
+)
+SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript
+WHERE (video_id, segment_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'transcript')
+UNION ALL
+SELECT video_id, 'ocr_spans', span_id, start_s, end_s, text FROM ocr_spans
+WHERE (video_id, span_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'ocr_spans')
+UNION ALL
+SELECT video_id, 'captions', caption_id, start_s, end_s, text FROM captions
+WHERE (video_id, caption_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'captions')
+QUALIFY row_number() OVER (PARTITION BY video_id, caption_id ORDER BY level = 'clip' DESC) = 1
+"""
 Method = Literal["auto", "sql", "matrix", "hnsw"]
 
 
@@ -111,9 +127,7 @@ def search_texts(
     picked = keys.take(pa.array(rows_idx, pa.int64()))
     texts = run_sql(
         memory,
-        "SELECT t.video_id, t.source, t.item_id, t.start_s, t.end_s, t.text FROM text_items AS t "
-        "JOIN (SELECT unnest(?::VARCHAR[]) AS video_id, unnest(?::VARCHAR[]) AS source, "
-        "unnest(?::INTEGER[]) AS item_id) AS k USING (video_id, source, item_id)",
+        _TEXT_LOOKUP,
         [picked["video_id"].to_pylist(), picked["source"].to_pylist(), picked["item_id"].to_pylist()],
     ).to_pylist()
     by_key = {(r["video_id"], r["source"], r["item_id"]): r for r in texts}

@@ -136,6 +136,22 @@ def test_keyword_search_uses_bm25_on_a_writable_memory(mem: Memory) -> None:
     assert queries.keyword_search(mem, "platform", video_id="vB") == []
 
 
+@pytest.mark.parametrize("query", ["train station", "platform", "the morning train", "cups of flour"])
+def test_bm25_scores_equal_the_fts_extensions_macro(mem: Memory, query: str) -> None:
+    """keyword_search computes BM25 over the index tables in one pass; it must agree with match_bm25."""
+    hits = queries.keyword_search(mem, query, k=20)
+    macro = queries.run_sql(
+        mem,
+        "SELECT video_id, source, item_id, score FROM (SELECT *, fts_vidmem_search_text_docs.match_bm25(doc_id, ?) "
+        "AS score FROM vidmem_search.text_docs) WHERE score IS NOT NULL ORDER BY score DESC, doc_id",
+        [query],
+    ).to_pylist()
+    assert len(hits) == len(macro) > 0
+    expected = [(r["video_id"], r["source"], r["item_id"]) for r in macro]
+    assert [(h.video_id, h.source, h.item_id) for h in hits] == expected
+    assert [h.score for h in hits] == pytest.approx([r["score"] for r in macro], rel=1e-9)
+
+
 def test_keyword_search_falls_back_to_substrings_on_a_reader(reader: Memory, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO, logger="queries"):
         hits = queries.keyword_search(reader, "TRAIN station")
