@@ -59,7 +59,10 @@ def ctx(memory: Any) -> ToolContext:
     from agents.client import OpenAIChat
 
     video_id = memory.query("SELECT video_id FROM videos WHERE path LIKE '%speech_count.mp4'")["video_id"][0].as_py()
-    return ToolContext(memory=memory, llm=OpenAIChat.from_env(), video_id=video_id)
+    # A CPU-served model behind other clients can take minutes per call; a timeout would retry a
+    # request the server is still computing, so allow long calls unless the environment says otherwise.
+    slow = {} if "VIDMEM_LLM_TIMEOUT_S" in os.environ else {"timeout_s": 600.0}
+    return ToolContext(memory=memory, llm=OpenAIChat.from_env(**slow), video_id=video_id)
 
 
 def numbers(text: str) -> list[float]:
