@@ -24,7 +24,6 @@ from agents.chain import (
     question_text,
     render_observation,
 )
-from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
 from agents.steps import Observation, Step
@@ -35,14 +34,10 @@ from agents.trace import SearchTree
 @dataclass(frozen=True)
 class ChoiceSettings:
     verify: bool = True  # False: the direct answer's choice stands (no verification, no adjudicator)
-    verify_steps: int = 2  # steps per choice's chain; 1: judge from the evidence already found
     evidence_chars: int = 1500  # the direct answer's observations shown to each verifier
     adjudicator_tokens: int = 200
+    #: Each choice's chain; max_steps=1 judges from the evidence already found, more may look things up.
     chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=2))
-
-    def __post_init__(self) -> None:
-        if self.verify_steps < 1:
-            raise AgentError(f"choices.verify_steps must be >= 1, got {self.verify_steps}")
 
 
 # -- reading answers against choices -------------------------------------------------------------
@@ -131,12 +126,13 @@ def verify_choices(
     verdicts = []
     for i, choice in enumerate(choices):
         letter = choice_letter(i)
+        # What every choice shares comes first (prompt cache), the candidate last.
         prompt = (
-            f"Candidate to check: {letter}) {choice}\n{load_prompt('planner_verify').template}\n"
-            f"Evidence already found:\n{found}"
+            f"{load_prompt('planner_verify').template}\nEvidence already found:\n{found}\n\n"
+            f"Candidate to check: {letter}) {choice}"
         )
         start = tree.add(0, "verify", Step("", None, "", Observation(prompt)), label=letter)
-        leaf = chain.run(tree, start.id, max_steps=s.verify_steps)
+        leaf = chain.run(tree, start.id)
         answer = leaf.answer or ""
         verdicts.append(ChoiceVerdict(i, parse_yes_no(answer) if leaf.status == "answer" else None, answer, leaf.id))
     return adjudicate(question, choices, direct, verdicts, ctx, s.adjudicator_tokens)
