@@ -742,7 +742,8 @@ def run(args: argparse.Namespace) -> int:
             note=f"p95 {fn_t.p95_ms:.1f} ms",
         ))
 
-    figures += search_bench(mem, scon, args)
+    if not args.no_search:
+        figures += search_bench(mem, scon, args)
     emit("queries", figures)
     mem.close()
     if scon is not None:
@@ -827,6 +828,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite side (and its build)")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached synthetic memory")
     parser.add_argument("--only", nargs="*", help="run only the queries whose names contain these strings")
+    parser.add_argument("--no-search", action="store_true", help="skip the top-10 frame search comparison")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     return run(args)
