@@ -32,9 +32,8 @@ quickstart: install
 	$(BIN)/python tests/fixtures/make_fixtures.py --no-verify >/dev/null
 	$(BIN)/vidmem ingest "$$($(BIN)/python -c 'from tests.fixtures.make_fixtures import ensure_fixtures as e; print(e()["speech_sign"])')" --memory $(MEMORY)
 	$(BIN)/vidmem info --memory $(MEMORY)
-	$(BIN)/vidmem sql "SELECT round(start_s, 1) AS start_s, round(end_s, 1) AS end_s, text FROM transcript ORDER BY start_s" --memory $(MEMORY)
-	$(BIN)/vidmem sql "SELECT text, round(start_s, 1) AS start_s, round(end_s, 1) AS end_s FROM ocr_spans ORDER BY start_s" --memory $(MEMORY)
-	$(BIN)/vidmem sql "SELECT track_id, category, round(first_s, 1) AS first_s, round(last_s, 1) AS last_s, appearance FROM tracks ORDER BY first_s LIMIT 10" --memory $(MEMORY)
+	$(BIN)/vidmem sql "SELECT kind, round(start_s, 1) AS start_s, round(end_s, 1) AS end_s, category, text FROM timeline ORDER BY start_s, kind LIMIT 25" --memory $(MEMORY)
+	$(BIN)/vidmem sql "SELECT * FROM when_visible((SELECT min(video_id) FROM videos), 'person', gap_s := 1.0) LIMIT 10" --memory $(MEMORY)
 
 # The local chat model for end-to-end agent tests (CI has ../shared beside the clone).
 llm:

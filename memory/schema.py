@@ -100,7 +100,12 @@ detections = Table(
     Column("frame_index", Integer, nullable=False, comment="Decoded frame number (0-based)."),
     _seconds("t_s", "Time of the frame."),
     *_box("bounding box"),
-    Column("confidence", Double, nullable=False, comment="Detector confidence (0-1)."),
+    Column(
+        "confidence",
+        Double,
+        nullable=False,
+        comment="Detector confidence (0-1); 0 marks a box interpolated over a missed detection.",
+    ),
     Column("category", String, nullable=False, comment="Object class of the box."),
     Column("mask_polygon", String, comment="Instance mask outline as JSON [[x, y], ...] in pixels; NULL if none."),
     Column("mask_area", Double, comment="Area of the mask (or the box if no mask).", info={"unit": "px^2"}),

@@ -6,6 +6,7 @@ import sys
 from ingest import IngestResult
 from ingest.batch import BatchInterrupted, BatchOptions, console_display, run_batch
 from ingest.sources import expand_sources
+from memory import VidmemError, open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 from vidmem.config import add_settings_args, settings_from
 
@@ -99,4 +100,16 @@ def run(args: argparse.Namespace) -> int:
         return 130
     rate = f"{report.video_s / 3600:.3f} video-hours in {report.wall_s:.0f}s, {report.workers} worker(s)"
     print(f"{report.summary()} ({rate})", flush=True)
+    _install_library(args.memory)
     return EXIT_FAILED if report.counts["failed"] else EXIT_OK
+
+
+def _install_library(uri: str) -> None:
+    """Store the query library (views, macros) in the memory, so that any DuckDB client sees it."""
+    import queries
+
+    try:
+        with open_memory(uri) as memory:
+            queries.install(memory)
+    except VidmemError as exc:  # the rows are stored; vidmem sql installs the library per session
+        print(f"note: query library not stored in {uri}: {exc}", file=sys.stderr)

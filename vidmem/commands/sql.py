@@ -45,10 +45,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "parquet" and not args.output:
         print("vidmem sql: --format parquet needs --output FILE", file=sys.stderr)
         return EXIT_USAGE
-    from queries import format_result, install
+    from queries import format_result
 
     with open_memory(args.memory, read_only=True) as memory:
-        install(memory)
         if args.query:
             return _one(memory, args.query, args, format_result)
         if not sys.stdin.isatty():
@@ -57,9 +56,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one(memory: Memory, sql: str, args: argparse.Namespace, fmt: Formatter) -> int:
+    from queries import QueryError, run_sql  # sees the query library (views and macros)
+
     try:
-        result = memory.query(sql)
-    except Exception as exc:  # DuckDB's own message is what an analyst needs
+        result = run_sql(memory, sql)
+    except QueryError as exc:  # carries DuckDB's own message, which is what an analyst needs
         print(f"vidmem sql: {_clean(exc)}", file=sys.stderr)
         return EXIT_FAILED
     out = fmt(result, args.format, max_rows=args.max_rows)
