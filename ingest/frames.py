@@ -152,7 +152,7 @@ def _frame_times(reader: Any, info: VideoInfo) -> np.ndarray:
     """Presentation time of each frame: real timestamps (variable frame rate safe) when available."""
     try:
         stamps = np.asarray(reader.get_frame_timestamp(range(len(reader))))
-        return stamps[:, 0].astype(float)
+        return np.round(stamps[:, 0].astype(np.float64), 6)  # decord gives float32: 19.799999 is 19.8
     except Exception:
         return np.arange(len(reader)) / info.fps
 

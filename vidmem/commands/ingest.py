@@ -105,11 +105,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _install_library(uri: str) -> None:
-    """Store the query library (views, macros) in the memory, so that any DuckDB client sees it."""
+    """Store the query library (views, macros) and the keyword index in the memory, so that any
+    DuckDB client sees them."""
     import queries
 
     try:
         with open_memory(uri) as memory:
             queries.install(memory)
+            queries.build_text_index(memory)
     except VidmemError as exc:  # the rows are stored; vidmem sql installs the library per session
         print(f"note: query library not stored in {uri}: {exc}", file=sys.stderr)
