@@ -50,7 +50,8 @@ class TrackingSettings:
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
     batch_size: int = _speed_only(8)
-    runtime: str = _speed_only("auto")  # 'auto': ONNX Runtime for detection models on the CPU, else torch; 'torch'; 'onnx'
+    # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
+    runtime: str = _speed_only("auto")
 
     def __post_init__(self) -> None:
         _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
