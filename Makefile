@@ -7,13 +7,15 @@ BIN    := $(VENV)/bin
 MEMORY ?= sample.duckdb
 # System packages: FFmpeg (decode/probe), espeak-ng (speech fixtures), opencv-doc + alsa-utils (sample media), fonts.
 APT_PACKAGES := ffmpeg espeak-ng opencv-doc alsa-utils fonts-dejavu-core
+# Tests also start a throwaway PostgreSQL server for the DuckLake-on-PostgreSQL catalog test.
+TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql
 LOCAL_LLM := ../shared/tools/local-llm
 
-.PHONY: install system-deps quickstart test lint typecheck pytest llm clean
+.PHONY: install system-deps test-deps quickstart test lint typecheck pytest llm clean
 
 system-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -z "$$missing" ]; then echo "system packages present: $(APT_PACKAGES)"; \
+	@missing=""; for p in $(or $(PACKAGES),$(APT_PACKAGES)); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "system packages present: $(or $(PACKAGES),$(APT_PACKAGES))"; \
 	elif command -v apt-get >/dev/null 2>&1; then \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); echo "installing system packages:$$missing"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
@@ -51,7 +53,10 @@ pytest: llm
 	@if [ -z "$${OPENAI_BASE_URL:-}" ] && [ -x $(LOCAL_LLM) ]; then eval "$$($(LOCAL_LLM) env)"; fi; \
 	$(BIN)/python -m pytest -q
 
-test: install lint typecheck pytest
+test-deps:
+	@$(MAKE) --no-print-directory system-deps PACKAGES="$(TEST_APT_PACKAGES)"
+
+test: test-deps install lint typecheck pytest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache *.egg-info
