@@ -3,10 +3,12 @@ gets a read-only memory, the chat models from the environment, and ingest's quer
 (injected, so that agents and queries never import ingest)."""
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
+from agents.planner import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
 from ingest.encoders import ClipTextEncoder, TextEncoder
@@ -48,3 +50,23 @@ def resolve_video(memory: Memory, ref: str | None) -> str | None:
     if not ids:
         raise StoreError(f"no ingested video matches {ref!r}: ingest it first (vidmem ingest {ref})")
     raise StoreError(f"{ref!r} matches several videos {ids}: give the video_id")
+
+
+def agent_settings(
+    max_steps: int | None = None, mcts_n: int | None = None, critic_rounds: int | None = None
+) -> AgentSettings:
+    """Planner budgets from the command line: steps per chain for every planner, MCTS's N, critic rounds."""
+    s = AgentSettings()
+    if max_steps is not None:
+        s = replace(
+            s,
+            react=replace(s.react, chain=replace(s.react.chain, max_steps=max_steps)),
+            mcts=replace(s.mcts, chain=replace(s.mcts.chain, max_steps=max_steps)),
+            critic=replace(s.critic, chain=replace(s.critic.chain, max_steps=max_steps)),
+            strategies=replace(s.strategies, chain=replace(s.strategies.chain, max_steps=max_steps)),
+        )
+    if mcts_n is not None:
+        s = replace(s, mcts=replace(s.mcts, n_solutions=mcts_n))
+    if critic_rounds is not None:
+        s = replace(s, critic=replace(s.critic, max_rounds=critic_rounds))
+    return s

@@ -9,7 +9,7 @@ from agents.answer import ask
 from agents.planner import PLANNER_NAMES
 from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, add_memory_arg
-from vidmem.compose import resolve_video, tool_context
+from vidmem.compose import agent_settings, resolve_video, tool_context
 from vidmem.config import settings_from
 
 
@@ -30,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_memory_arg(p)
     p.add_argument("--choices", nargs="+", metavar="CHOICE", help="answer choices for a multiple-choice question")
     p.add_argument("--planner", choices=PLANNER_NAMES, default="react", help="planning strategy (default react)")
+    add_budget_args(p)
     p.add_argument("--trace", type=Path, metavar="FILE", help="write the answer with the full search tree as JSON")
     p.add_argument("--tree-png", type=Path, metavar="FILE", help="render the search tree as a picture")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -41,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(None)
     with open_memory(args.memory, read_only=True) as memory:
         ctx = tool_context(memory, settings, resolve_video(memory, video))
-        answer = ask(question, ctx, planner=args.planner, choices=args.choices)
+        budgets = agent_settings(args.max_steps, args.mcts_n, args.critic_rounds)
+        answer = ask(question, ctx, planner=args.planner, choices=args.choices, settings=budgets)
     if args.trace:
         args.trace.write_text(answer.to_json())
     if args.tree_png:
@@ -66,3 +68,9 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK if answer.ok else EXIT_FAILED
+
+
+def add_budget_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-steps", type=int, metavar="N", help="steps per chain, for every planner")
+    p.add_argument("--mcts-n", type=int, metavar="N", help="MCTS: solutions to search (default 4)")
+    p.add_argument("--critic-rounds", type=int, metavar="N", help="critic: review rounds (default 2)")

@@ -12,7 +12,8 @@ from agents.planner import PLANNER_NAMES
 from ingest import Pipeline
 from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
-from vidmem.compose import tool_context
+from vidmem.commands.ask import add_budget_args
+from vidmem.compose import agent_settings, tool_context
 from vidmem.config import add_settings_args, settings_from
 
 
@@ -35,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--video-map", type=Path, help="NExT-QA map_vid_vidorID.json")
     p.add_argument("--answers", type=Path, help="EgoSchema subset_answers.json")
     p.add_argument("--limit", type=int, help="only the first N questions")
+    add_budget_args(p)
     p.add_argument("--report", type=Path, help="write the report as JSON here")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"), help="compare two saved reports")
     add_settings_args(p)
@@ -73,7 +75,13 @@ def run(args: argparse.Namespace) -> int:
         judge = _judge()
 
         report = evaluate(
-            questions, ctx, planner=args.planner, judge=judge, source=str(args.questions), progress=_progress
+            questions,
+            ctx,
+            planner=args.planner,
+            settings=agent_settings(args.max_steps, args.mcts_n, args.critic_rounds),
+            judge=judge,
+            source=str(args.questions),
+            progress=_progress,
         )
     print(report.table())
     if args.report:
