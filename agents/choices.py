@@ -58,12 +58,15 @@ _LETTER = re.compile(
 
 
 def match_choice(text: str, choices: Sequence[str]) -> int | None:
-    """The choice an answer names: a leading letter ("B", "(b)", "Answer: B) ..."), or the text of
-    exactly one choice (the longest when one contains another); None when it names none.
+    """The choice an answer names: a leading letter ("B", "(b)", "Answer: B) ..."), else the text of
+    exactly one choice (the longest when one contains another), else the one choice most of whose
+    words the answer uses (a paraphrase, clearly ahead of the rest); None when it names none.
 
     >>> match_choice("B) people crossing", ["cars", "people crossing"])
     1
     >>> match_choice("They ask us to count the people crossing.", ["cars", "people crossing"])
+    1
+    >>> match_choice("The red train leaves the station early.", ["It arrives late", "It leaves the station early"])
     1
     """
     if not choices:
@@ -76,12 +79,30 @@ def match_choice(text: str, choices: Sequence[str]) -> int | None:
     said = normalize_answer(text)
     hits = [i for i, c in enumerate(choices) if normalize_answer(c) and normalize_answer(c) in said]
     if not hits:
-        return None
+        return _closest_choice(said, choices)
     longest = max(hits, key=lambda i: len(normalize_answer(choices[i])))
     others = [
         i for i in hits if i != longest and normalize_answer(choices[i]) not in normalize_answer(choices[longest])
     ]
     return None if others else longest
+
+
+_MIN_OVERLAP, _MIN_LEAD = 0.6, 0.25
+_FILLER = frozenset(["a", "an", "the", "it", "its", "is", "are", "was", "were", "to", "of", "in", "on", "at", "and", "or", "this", "that", "they", "he", "she"])
+
+
+def _closest_choice(said: str, choices: Sequence[str]) -> int | None:
+    """The choice whose content words the answer uses most, when that is most of them and clearly
+    more than for any other choice."""
+    words = set(said.split())
+    overlaps = []
+    for c in choices:
+        content = [w for w in normalize_answer(c).split() if w not in _FILLER] or normalize_answer(c).split()
+        overlaps.append(sum(w in words for w in content) / len(content) if content else 0.0)
+    ranked = sorted(range(len(choices)), key=lambda i: -overlaps[i])
+    best = ranked[0]
+    runner_up = overlaps[ranked[1]] if len(ranked) > 1 else 0.0
+    return best if overlaps[best] >= _MIN_OVERLAP and overlaps[best] - runner_up >= _MIN_LEAD else None
 
 
 # -- verification and adjudication ---------------------------------------------------------------
@@ -153,6 +174,8 @@ def adjudicate(
         reason = re.sub(r"^\W*(yes|no)\b\W*", "", v.reasoning, flags=re.I) or "no reasoning given"
         lines.append(f"{choice_letter(v.choice)}) {said}: {reason}")
     direct_line = direct.answer if direct.answer else "(the agent found no answer)"
+    if direct.choice is not None:
+        direct_line += f" (that is choice {choice_letter(direct.choice)})"
     messages = [
         Message("system", load_prompt("planner_adjudicate").template),
         Message(

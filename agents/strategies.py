@@ -3,8 +3,9 @@ their tools, then a critic reads every trace and picks the winning strategies; t
 wins (the answer itself when the winners agree, else a summary of the winners' answers, or a vote
 among them for a multiple-choice question).
 
-When at most one strategy answers there is nothing to choose and the critic is not called. When the
-critic's reply names no strategy, every strategy that answered counts as a winner.
+The critic sees only the strategies that answered and judges each on its own (YES or NO, with why);
+those judged YES win. When at most one strategy answers there is nothing to choose and the critic
+is not called; when it judges none YES (or its reply is unreadable), every answer counts.
 """
 
 from __future__ import annotations
@@ -63,15 +64,28 @@ class StrategySettings:
             raise AgentError(f"strategies need distinct names, at least one; got {names}")
 
 
-def parse_winners(text: str, count: int) -> list[int]:
-    """1-based strategy numbers from a `Winners: 1, 3` line, as 0-based indices within `count`.
+_VERDICT_LINE = re.compile(r"^[\W_]*strategy\s*(\d+)[^:\n]*:[\s*_]*(yes|no)\b", re.I | re.M)
 
+
+def parse_winners(text: str, count: int) -> list[int]:
+    """0-based indices of the strategies judged YES (`Strategy 2: YES ...` lines), or else named on a
+    `Winners: 1, 3` line; only numbers within 1..`count` count.
+
+    >>> parse_winners("Strategy 1: NO, guessed\\nStrategy 2: **YES** cites 4.1 s\\nStrategy 3: yes", 3)
+    [1, 2]
     >>> parse_winners("Reasoning: ...\\nWinners: **2** and 3", 3)
     [1, 2]
     """
+    out: list[int] = []
+    verdicts = _VERDICT_LINE.findall(text)
+    if verdicts:
+        for n, said in verdicts:
+            i = int(n) - 1
+            if said.lower() == "yes" and 0 <= i < count and i not in out:
+                out.append(i)
+        return out
     fields = parse_fields(text, ["Winners", "Winner"])
     line = fields.get("Winners", fields.get("Winner", ""))
-    out = []
     for n in re.findall(r"\d+", line):
         i = int(n) - 1
         if 0 <= i < count and i not in out:
@@ -113,21 +127,22 @@ class StrategyPlanner:
     def pick(
         self, tree: SearchTree, runs: list[tuple[Strategy, Node]], answered: list[int], ctx: ToolContext
     ) -> list[int]:
-        """The critic's winners among the strategies that answered."""
+        """The critic's winners among the strategies that answered (only those are shown to it)."""
         s = self.settings
         blocks = []
-        for i, (strategy, leaf) in enumerate(runs, 1):
-            outcome = f"Answer: {leaf.answer}" if leaf.status == "answer" else f"FAILED ({leaf.note})"
-            blocks.append(f"Strategy {i} ({strategy.name}):\n{trace_text(tree, leaf.id, s.trace_chars)}\n{outcome}")
+        for shown, i in enumerate(answered, 1):
+            strategy, leaf = runs[i]
+            trace = trace_text(tree, leaf.id, s.trace_chars)
+            blocks.append(f"Strategy {shown} ({strategy.name}):\n{trace}\nAnswer: {leaf.answer}")
         messages = [
             Message("system", load_prompt("planner_strategy_critic").template),
             Message("user", tree.question + "\n\n" + "\n\n".join(blocks)),
         ]
         text, usage = call(ctx, messages, max_tokens=s.critic_tokens)
-        picked = [i for i in parse_winners(text, len(runs)) if i in answered]
+        picked = [answered[k] for k in parse_winners(text, len(answered))]
         node = tree.add(0, "judge", planner_step("pick_strategies", "", text, usage), label="critic")
         if picked:
             node.note = "winners: " + ", ".join(runs[i][0].name for i in picked)
             return picked
-        node.note = "no winner named among the strategies that answered: all of them count"
+        node.note = "no strategy judged YES: every strategy that answered counts"
         return answered

@@ -25,6 +25,8 @@ CHOICES = ["cars on the road", "people walking across the square", "trains at th
         ("D", None),  # beyond the choices
         ("nothing matches", None),
         ("cars on the road or trains at the station", None),  # two choices named: ambiguous
+        ("They want us to count people walking across that square", 1),  # a paraphrase
+        ("People on the road", None),  # half of two choices: no clear lead
     ],
 )
 def test_match_choice(text: str, index: int | None) -> None:
@@ -71,7 +73,7 @@ def test_each_choice_is_verified_then_adjudicated() -> None:
     assert "Evidence already found:\nwhen(count) -> Observation: Said from 7.73 s" in first_verify_prompt
     judge_prompt = llm.calls[-1][-1].content
     assert "A) NO: not in the transcript" in judge_prompt and "B) YES: the transcript asks" in judge_prompt
-    assert judge_prompt.endswith("Direct answer: B")
+    assert judge_prompt.endswith("Direct answer: B (that is choice B)")
     judge = next(n for n in answer.tree if n.kind == "judge")
     assert judge.note == "adjudicator" and judge.answer == CHOICES[1]
     assert answer.usage == answer.tree.usage() and answer.usage.calls == 7

@@ -80,13 +80,20 @@ def test_unreadable_critic_counts_every_answer() -> None:
     answer = ask("When?", make_ctx(llm), planner="strategies", tools=TOOLS, settings=settings())
     assert answer.text == "A or B"
     judge = next(n for n in answer.tree if n.kind == "judge")
-    assert "all of them count" in judge.note
+    assert judge.note == "no strategy judged YES: every strategy that answered counts"
 
 
-def test_winners_that_failed_do_not_count() -> None:
-    llm = ScriptedChat([finish("7.7 s"), "junk", finish("8 s")], routes={STRATEGY_CRITIC: ["Winners: 2, 3"]})
+def test_critic_judges_each_answered_strategy_and_sees_no_failed_one() -> None:
+    llm = ScriptedChat(
+        [finish("7.7 s"), "junk", finish("not mentioned")],
+        routes={STRATEGY_CRITIC: ["Strategy 1: YES, cites the transcript\nStrategy 2: NO, no evidence"]},
+    )
     answer = ask("When?", make_ctx(llm), planner="strategies", tools=TOOLS, settings=settings())
-    assert answer.text == "8 s"
+    assert answer.text == "7.7 s"
+    critic_prompt = llm.calls[-1][-1].content
+    assert "Strategy 1 (sql)" in critic_prompt and "Strategy 2 (all)" in critic_prompt
+    assert "(video)" not in critic_prompt and "junk" not in critic_prompt
+    assert next(n for n in answer.tree if n.kind == "judge").note == "winners: sql"
 
 
 def test_a_single_answer_needs_no_critic() -> None:
