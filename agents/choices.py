@@ -88,7 +88,10 @@ def match_choice(text: str, choices: Sequence[str]) -> int | None:
 
 
 _MIN_OVERLAP, _MIN_LEAD = 0.6, 0.25
-_FILLER = frozenset(["a", "an", "the", "it", "its", "is", "are", "was", "were", "to", "of", "in", "on", "at", "and", "or", "this", "that", "they", "he", "she"])
+_FILLER = frozenset(
+    {"a", "an", "the", "it", "its", "is", "are", "was", "were", "to", "of", "in", "on", "at", "and", "or"}
+    | {"this", "that", "they", "he", "she"}
+)
 
 
 def _closest_choice(said: str, choices: Sequence[str]) -> int | None:
