@@ -92,7 +92,7 @@ class SearchTree:
 
     def answers(self) -> list[Node]:
         """Nodes where a chain ended with an answer, in creation order."""
-        return [n for n in self.nodes if n.status == "answer"]
+        return [n for n in self.nodes if n.status == "answer" and n.kind == "step"]
 
     def usage(self) -> Usage:
         total = Usage()
