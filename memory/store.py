@@ -3,7 +3,7 @@
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -89,59 +89,53 @@ class Memory:
     # -- writing -------------------------------------------------------------------------------
     def write_video(self, rows: VideoRows) -> None:
         """Replace every row of `rows.record.video_id` with `rows`, in one transaction."""
-        self._require_writable()
         video_id = rows.record.video_id
-        with self._write_lock:
-            cur = self.cursor()
-            try:
-                cur.execute("BEGIN TRANSACTION")
-                for t in VIDEO_TABLES:
-                    cur.execute(f"DELETE FROM {t.name} WHERE video_id = ?", [video_id])
-                self._insert(cur, "videos", rows.record.to_arrow())
-                for name, tbl in rows.tables.items():
-                    if tbl.num_rows:
-                        self._insert(cur, name, tbl)
-                cur.execute("COMMIT")
-            except Exception as exc:
-                _rollback(cur)
-                raise StoreError(f"could not store video {rows.record.path} ({video_id}): {exc}") from exc
-            finally:
-                cur.close()
+        with self._transaction(f"could not store video {rows.record.path} ({video_id})") as cur:
+            for t in VIDEO_TABLES:
+                cur.execute(f"DELETE FROM {t.name} WHERE video_id = ?", [video_id])
+            self._insert(cur, "videos", rows.record.to_arrow())
+            for name, tbl in rows.tables.items():
+                if tbl.num_rows:
+                    self._insert(cur, name, tbl)
 
     def record_failure(self, record: VideoRecord) -> None:
         """Record a failed ingestion without losing rows a previous success stored."""
-        self._require_writable()
         if record.status != "failed":
             raise SchemaError(f"record_failure needs status 'failed', got {record.status!r}")
-        with self._write_lock:
-            cur = self.cursor()
-            try:
-                cur.execute("BEGIN TRANSACTION")
-                prev = cur.execute("SELECT status FROM videos WHERE video_id = ?", [record.video_id]).fetchone()
-                if prev and prev[0] == "ok":
-                    # Keep the good rows; remember that the latest attempt failed and why.
-                    cur.execute("UPDATE videos SET error = ? WHERE video_id = ?", [record.error, record.video_id])
-                else:
-                    cur.execute("DELETE FROM videos WHERE video_id = ?", [record.video_id])
-                    self._insert(cur, "videos", record.to_arrow())
-                cur.execute("COMMIT")
-            except Exception as exc:
-                _rollback(cur)
-                raise StoreError(f"could not record the failure of {record.path}: {exc}") from exc
-            finally:
-                cur.close()
+        with self._transaction(f"could not record the failure of {record.path}") as cur:
+            prev = cur.execute("SELECT status FROM videos WHERE video_id = ?", [record.video_id]).fetchone()
+            if prev and prev[0] == "ok":
+                # Keep the good rows; remember that the latest attempt failed and why.
+                cur.execute("UPDATE videos SET error = ? WHERE video_id = ?", [record.error, record.video_id])
+            else:
+                cur.execute("DELETE FROM videos WHERE video_id = ?", [record.video_id])
+                self._insert(cur, "videos", record.to_arrow())
 
     def forget_failures(self, path: str, except_video_id: str) -> None:
         """Drop failure records of `path` under other ids: a file that failed before (truncated
         download, no permission) and has now landed under its content id is no longer failed."""
-        self._require_writable()
-        cur = self.cursor()
-        try:  # failure rows own no content rows, so one DELETE keeps the memory consistent
+        # Failure rows own no content rows, so one DELETE keeps the memory consistent.
+        with self._transaction(f"could not clear old failures of {path}") as cur:
             cur.execute(
                 "DELETE FROM videos WHERE path = ? AND status = 'failed' AND video_id <> ?", [path, except_video_id]
             )
-        finally:
-            cur.close()
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One writer at a time, one transaction: committed on success, rolled back and raised as
+        StoreError(`what`: cause) on any error."""
+        self._require_writable()
+        with self._write_lock:
+            cur = self.cursor()
+            try:
+                cur.execute("BEGIN TRANSACTION")
+                yield cur
+                cur.execute("COMMIT")
+            except Exception as exc:
+                _rollback(cur)
+                raise StoreError(f"{what}: {exc}") from exc
+            finally:
+                cur.close()
 
     @staticmethod
     def _insert(cur: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> None:
