@@ -183,6 +183,7 @@ def _touching(box: np.ndarray, width: int, height: int) -> np.ndarray:
 class ActionRecognizer(Extractor):
     role: ClassVar[str] = "actions"
     tables: ClassVar[tuple[str, ...]] = ("actions",)
+    after: ClassVar[tuple[str, ...]] = ("tracking",)
 
     def availability(self) -> Availability:
         cfg = self.settings.actions

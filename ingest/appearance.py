@@ -221,6 +221,7 @@ class AppearanceDescriber(Extractor):
     # Writes the appearance columns of `tracks`, a table the tracking role owns: declaring it here
     # would make a failure of this role drop every track.
     tables: ClassVar[tuple[str, ...]] = ()
+    after: ClassVar[tuple[str, ...]] = ("tracking",)
 
     def availability(self) -> Availability:
         usable, why = _clip_usable(self.settings)

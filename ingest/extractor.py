@@ -4,7 +4,10 @@ An extractor is built once per run from the settings and reused across videos (i
 lazily, once). For each video the pipeline calls `begin`, then `process` with only the frames
 sampled for the extractor's role (never, for audio-only roles), then `end`, which puts the rows
 it produced into the video's context. Roles that build on others (appearance on tracks, text
-embeddings on transcript/OCR/captions) read those from the context, so registry order matters.
+embeddings on transcript/OCR/captions) name them in `after` and read their output from the context.
+
+Each role runs in its own thread (see ingest/overlap.py), so `process` and `end` of different roles
+overlap; one role's calls never overlap each other, and `end` starts only after the `after` roles'.
 """
 
 from abc import ABC, abstractmethod
@@ -42,6 +45,8 @@ class Extractor(ABC):
     role: ClassVar[str]
     #: Tables this role writes (for `vidmem models` and for clearing a role's rows).
     tables: ClassVar[tuple[str, ...]]
+    #: Roles whose output `end` reads: it runs once theirs have finished (or failed, or were skipped).
+    after: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: IngestSettings) -> None:
         self.settings = settings

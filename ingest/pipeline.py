@@ -1,6 +1,5 @@
 """The per-video pipeline: probe, one decode pass feeding every role, one atomic write."""
 
-import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -12,6 +11,7 @@ from ingest.audio import load_audio
 from ingest.errors import BadVideoError, IngestError
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import decode, sampling_plan
+from ingest.overlap import RoleThreads
 from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe, video_id_for
 from ingest.settings import PIPELINE_VERSION, IngestSettings
 from memory import Memory, VideoRecord, VideoRows
@@ -126,37 +126,23 @@ class Pipeline:
             t0 = time.perf_counter()
             ctx.audio = load_audio(info)
             stages["audio"] = time.perf_counter() - t0
-        failed: dict[str, str] = {}
-
-        def guarded(ex: Extractor, step: Callable[[], None]) -> None:
-            if ex.role in failed:
-                return
-            t0 = time.perf_counter()
-            try:
-                step()
-            except IngestError as exc:
-                failed[ex.role] = str(exc)
-            except Exception as exc:  # a model crash fails its role, not the whole video
-                log.exception("role %s failed on %s", ex.role, info.path)
-                failed[ex.role] = f"{type(exc).__name__}: {exc}"
-            stages[ex.role] = stages.get(ex.role, 0.0) + time.perf_counter() - t0
-
-        for ex in active:
-            guarded(ex, functools.partial(ex.begin, ctx))
         rates = {ex.role: rate for ex in active if (rate := ex.sample_rate()) is not None}
         plan = sampling_plan(info, rates)
-        t_wait = time.perf_counter()
-        for batch in decode(info, plan, self.settings.decode_batch, self.settings.device):
-            stages["decode"] = stages.get("decode", 0.0) + time.perf_counter() - t_wait
-            for ex in active:
-                sub = batch.for_role(ex.role)
-                if len(sub):
-                    guarded(ex, functools.partial(ex.process, sub))
-            if progress:
-                progress(batch.frames[-1].t_s, info.duration_s)
+        roles_running = RoleThreads(active, ctx, rates)
+        try:
             t_wait = time.perf_counter()
-        for ex in active:
-            guarded(ex, functools.partial(ex.end, ctx))
+            for batch in decode(info, plan, self.settings.decode_batch, self.settings.device):
+                stages["decode"] = stages.get("decode", 0.0) + time.perf_counter() - t_wait
+                roles_running.feed(batch)
+                if progress:
+                    progress(batch.frames[-1].t_s, info.duration_s)
+                t_wait = time.perf_counter()
+        except BaseException:
+            roles_running.finish(cancelled=True)  # the extractors are reused: no thread may outlive the video
+            raise
+        roles_running.finish()
+        stages.update(roles_running.stage_seconds)
+        failed = roles_running.failed
         for ex in active:
             if ex.role in failed:
                 roles[ex.role] = f"failed: {failed[ex.role]}"

@@ -41,6 +41,7 @@ def texts_to_embed(tables: dict[str, pa.Table]) -> list[tuple[str, int, str]]:
 class TextEmbedder(Extractor):
     role: ClassVar[str] = "text_embeddings"
     tables: ClassVar[tuple[str, ...]] = ("text_embeddings",)
+    after: ClassVar[tuple[str, ...]] = ("asr", "ocr", "captions")
 
     _encoder: TextEncoder | None = None
 
