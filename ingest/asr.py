@@ -105,6 +105,7 @@ class SpeechRecognizer(Extractor):
             beam_size=cfg.beam_size,
             vad_filter=cfg.vad,
             word_timestamps=True,
+            max_new_tokens=cfg.max_new_tokens,
             condition_on_previous_text=False,  # avoids repetition loops on long noisy audio
         )
         seg_rows, word_rows = [], []

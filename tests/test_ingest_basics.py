@@ -148,3 +148,15 @@ def test_command_line_ingest_sql_info(media: dict[str, Path], tmp_path: Path, tr
     for cmd in ("ingest", "sql", "info", "models"):
         helped = _vidmem(cmd, "--help")
         assert helped.returncode == 0 and "usage: vidmem " + cmd in helped.stdout
+
+
+def test_music_without_speech_stores_no_invented_words(media: dict[str, Path], tmp_path: Path) -> None:
+    """bigbuckbunny's soundtrack is music only: whisper's temperature fallback must neither invent a
+    transcript nor run unbounded (asr.max_new_tokens caps each retry)."""
+    settings = IngestSettings().only("asr")
+    assert settings.asr.max_new_tokens is not None
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        result = Pipeline(settings).ingest(media["bigbuckbunny"], mem)
+        assert result.status == "ok" and result.roles["asr"] == "ran"
+        words = mem.query("SELECT string_agg(text, ' ') AS t FROM transcript")["t"][0].as_py() or ""
+    assert len(words.split()) <= 2, words
