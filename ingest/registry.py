@@ -1,7 +1,8 @@
 """The ordered registry of model roles. Adding a role: one module, one line here.
 
-Order matters: a role that reads another's output (appearance reads tracks; text embeddings read
-transcript, OCR spans and captions) comes after it.
+Roles run side by side (ingest/overlap.py); a role that reads another's output names it in
+`Extractor.after` (appearance reads tracks; text embeddings read transcript, OCR spans and
+captions) and is listed after it here, so `begin` calls and `vidmem models` follow data flow.
 """
 
 from ingest.actions import ActionRecognizer
