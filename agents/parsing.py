@@ -275,8 +275,8 @@ def parse_action(text: str, tools: Iterable[str] | None = None) -> Action:
         name = _clean_name(fields[i][1])
         value = next((v for label, v in fields[i + 1 :] if label == "action input"), None)
         call = _CALL.match(name)
-        if call and value is None:  # Action: when("red train")
-            name, value = call.group(1), call.group(2)
+        if call:  # Action: when("red train"); an Action Input line, when also given, wins
+            name, value = call.group(1), call.group(2) if value is None else value
         thought = thought_parts[0] if thought_parts else ""
         parsed = Action(thought, name, _unwrap(value or ""))
     else:

@@ -31,6 +31,7 @@ TOOLS = ["when", "count", "query_transcript", "finish"]
          Action("t", "when", '{"q": "train"}')),
         ("{'thought': 't', 'action': 'count', 'input': 'people'}", Action("t", "count", "people")),
         ('Thought: t\nAction: when("the red train")', Action("t", "when", "the red train")),
+        ('Thought: t\nAction: when("train")\nAction Input: the red train', Action("t", "when", "the red train")),
         ("Thought: t\nAction 1: when\nAction Input 1: ```\nmulti\nline\n```", Action("t", "when", "multi\nline")),
         ("Action: query_trancript\nAction Input: typo", Action("", "query_transcript", "typo")),
     ],
