@@ -152,7 +152,9 @@ def _frame_times(reader: Any, info: VideoInfo) -> np.ndarray:
     """Presentation time of each frame: real timestamps (variable frame rate safe) when available."""
     try:
         stamps = np.asarray(reader.get_frame_timestamp(range(len(reader))))
-        return np.round(stamps[:, 0].astype(np.float64), 6)  # decord gives float32: 19.799999 is 19.8
+        # decord gives float32 (16.2 reads 16.200001); whole milliseconds are finer than any frame
+        # period and within float32's step up to ~2 h of video
+        return np.round(stamps[:, 0].astype(np.float64), 3)
     except Exception:
         return np.arange(len(reader)) / info.fps
 

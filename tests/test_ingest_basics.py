@@ -10,7 +10,8 @@ import jiwer
 import pytest
 
 from ingest import IngestSettings, Pipeline
-from ingest.frames import sample_indices
+from ingest.frames import decode, sample_indices, sampling_plan
+from ingest.probe import probe
 from ingest.sources import expand_sources
 from memory import open_memory
 
@@ -160,3 +161,14 @@ def test_music_without_speech_stores_no_invented_words(media: dict[str, Path], t
         assert result.status == "ok" and result.roles["asr"] == "ran"
         words = mem.query("SELECT string_agg(text, ' ') AS t FROM transcript")["t"][0].as_py() or ""
     assert len(words.split()) <= 2, words
+
+
+def test_frame_times_are_exact_milliseconds(media: dict[str, Path]) -> None:
+    """decord's float32 timestamps would store 16.200001 for frame 162 of a 10 fps video."""
+    info = probe(media["vtest"])
+    plan = sampling_plan(info, {"tracking": 5.0})
+    times = {f.index: f.t_s for batch in decode(info, plan, 64, "cpu") for f in batch.frames}
+    assert len(times) == len(plan)
+    assert all(t == round(i / info.fps, 3) for i, t in times.items()), [
+        (i, t) for i, t in times.items() if t != round(i / info.fps, 3)
+    ][:5]
