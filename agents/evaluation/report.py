@@ -26,6 +26,7 @@ class Record:
     completion_tokens: int = 0
     calls: int = 0
     seconds: float = 0.0
+    answer: str = ""  # the agent's own words, to read a wrong choice back to its reasoning
 
 
 @dataclass(frozen=True)

@@ -80,4 +80,5 @@ def _one(
         completion_tokens=answer.usage.completion_tokens,
         calls=answer.usage.calls,
         seconds=answer.seconds,
+        answer=answer.text,
     )
