@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import PLANNER_NAMES, AgentError, AgentSettings, Answer, ChainSettings, MctsSettings, ToolContext, ask
+from bench.report import Figure, emit
 
 DEFAULT_MEMORY = Path(os.environ.get("VIDMEM_BENCH_DIR", Path.home() / ".cache" / "vidmem" / "bench")) / "agents.duckdb"
 
@@ -192,6 +193,28 @@ def table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
+def figures(rows: Sequence[Row]) -> list[Figure]:
+    """Per planner: accuracy, then seconds and tokens per answer against ReAct (one chain, N=1)."""
+    sums = [r.summary() for r in rows]
+    base = next((s for s in sums if s["planner"] == "react"), None)
+    out = []
+    for s in sums:
+        tok = s["prompt_tokens"] + s["completion_tokens"]
+        out.append(Figure(f"{s['planner']} accuracy", 100 * s["accuracy"], "% correct"))
+        if base is None or s is base:
+            out += [Figure(f"{s['planner']} seconds per answer", s["seconds"], "s"),
+                    Figure(f"{s['planner']} tokens per answer", tok, "tokens")]  # fmt: skip
+            continue
+        base_tok = base["prompt_tokens"] + base["completion_tokens"]
+        out += [  # ratio > 1 is better: ReAct's cost over this planner's
+            Figure(f"{s['planner']} seconds per answer", s["seconds"], "s", "react (N=1)", base["seconds"],
+                   base["seconds"] / s["seconds"] if s["seconds"] else None),
+            Figure(f"{s['planner']} tokens per answer", tok, "tokens", "react (N=1)", base_tok,
+                   base_tok / tok if tok else None),
+        ]  # fmt: skip
+    return out
+
+
 def machine(model: str) -> str:
     return f"{platform.node()} · {platform.processor() or platform.machine()} · {os.cpu_count()} CPUs · model {model}"
 
@@ -232,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=base.choices,
     )
     slow = {} if "VIDMEM_LLM_TIMEOUT_S" in os.environ else {"timeout_s": 600.0}  # CPU-served models are slow
-    llm = OpenAIChat.from_env(**slow)
+    llm = OpenAIChat.from_env(None, **slow)
     with open_memory(args.memory, read_only=True) as mem:
         ctx = ToolContext(memory=mem, llm=llm)
         started = time.perf_counter()
@@ -243,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"\nagents benchmark: {len(questions)} questions · {machine(llm.model)} · {time.perf_counter() - started:.0f} s"
     )
     print(table(rows))
+    emit("agents", figures(rows))
     if args.json:
         args.json.write_text(
             json.dumps({"machine": machine(llm.model), "planners": [r.__dict__ for r in rows]}, indent=1)

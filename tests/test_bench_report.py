@@ -1,0 +1,37 @@
+"""The benchmark summary plumbing: every benchmark's figures reach `python -m bench`'s table.
+
+(The benchmarks themselves print figures, not pass/fail: they run with `python -m bench`.)"""
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.agents import Row, figures
+from bench.report import MARK, emit
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.mark.parametrize("name", ["ingest", "archive", "queries", "agents"])
+def test_every_benchmark_emits_its_figures(name: str) -> None:
+    tree = ast.parse((BENCH / f"{name}.py").read_text())
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "emit"]
+    assert calls, f"bench/{name}.py never calls emit(): its figures would be missing from the summary"
+
+
+def test_planner_figures_compare_with_react(capsys: pytest.CaptureFixture[str]) -> None:
+    def row(planner: str, seconds: float, tokens: int, correct: bool) -> Row:
+        result = {"id": "q", "kind": "when", "answer": "a", "ok": True, "correct": correct,
+                  "prompt_tokens": tokens, "completion_tokens": 10, "calls": 2, "seconds": seconds}  # fmt: skip
+        return Row(planner, [result])
+
+    figs = {f.name: f for f in figures([row("react", 20.0, 990, True), row("mcts", 50.0, 2990, False)])}
+    assert figs["react accuracy"].value == 100 and figs["mcts accuracy"].value == 0
+    mcts_s = figs["mcts seconds per answer"]
+    assert (mcts_s.baseline, mcts_s.baseline_value, mcts_s.ratio) == ("react (N=1)", 20.0, 0.4)  # < 1: costlier
+    assert figs["mcts tokens per answer"].ratio == pytest.approx(1000 / 3000)
+    emit("agents", list(figs.values()))
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(MARK) and len(json.loads(line[len(MARK) :])["figures"]) == 6
