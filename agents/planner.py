@@ -8,7 +8,7 @@ new module with a class like these and one line in `PLANNERS` (plus its settings
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 from agents.chain import PlanResult
@@ -51,6 +51,18 @@ class AgentSettings:
     critic: CriticSettings = field(default_factory=CriticSettings)
     strategies: StrategySettings = field(default_factory=StrategySettings)
     choices: ChoiceSettings = field(default_factory=ChoiceSettings)
+
+    def with_chain(self, **changes: Any) -> AgentSettings:
+        """These settings with `changes` (e.g. max_steps=4) made to every planner's chain; the
+        per-choice verification chain keeps its own budget.
+
+        >>> AgentSettings().with_chain(max_steps=3).mcts.chain.max_steps
+        3
+        """
+        return replace(
+            self, **{name: replace(getattr(self, name), chain=replace(getattr(self, name).chain, **changes))
+                     for name in PLANNER_NAMES}
+        )  # fmt: skip
 
 
 def make_planner(name: str, settings: AgentSettings | None = None) -> Planner:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agents import PLANNER_NAMES, AgentError, AgentSettings, Answer, ChainSettings, MctsSettings, ToolContext, ask
+from agents import PLANNER_NAMES, AgentError, AgentSettings, Answer, ToolContext, ask
 from bench.report import Figure, emit
 
 DEFAULT_MEMORY = Path(os.environ.get("VIDMEM_BENCH_DIR", Path.home() / ".cache" / "vidmem" / "bench")) / "agents.duckdb"
@@ -245,15 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.memory.exists():
         args.memory.parent.mkdir(parents=True, exist_ok=True)
         build_memory(args.memory)
-    chain = ChainSettings(max_steps=args.max_steps, max_tokens=200)
-    base = AgentSettings()
-    settings = AgentSettings(
-        react=replace(base.react, chain=chain),
-        mcts=MctsSettings(n_solutions=args.mcts_n, chain=chain),
-        critic=replace(base.critic, chain=chain),
-        strategies=replace(base.strategies, chain=chain),
-        choices=base.choices,
-    )
+    base = AgentSettings().with_chain(max_steps=args.max_steps, max_tokens=200)
+    settings = replace(base, mcts=replace(base.mcts, n_solutions=args.mcts_n))
     slow = {} if "VIDMEM_LLM_TIMEOUT_S" in os.environ else {"timeout_s": 600.0}  # CPU-served models are slow
     llm = OpenAIChat.from_env(None, **slow)
     with open_memory(args.memory, read_only=True) as mem:

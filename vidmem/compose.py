@@ -58,13 +58,7 @@ def agent_settings(
     """Planner budgets from the command line: steps per chain for every planner, MCTS's N, critic rounds."""
     s = AgentSettings()
     if max_steps is not None:
-        s = replace(
-            s,
-            react=replace(s.react, chain=replace(s.react.chain, max_steps=max_steps)),
-            mcts=replace(s.mcts, chain=replace(s.mcts.chain, max_steps=max_steps)),
-            critic=replace(s.critic, chain=replace(s.critic.chain, max_steps=max_steps)),
-            strategies=replace(s.strategies, chain=replace(s.strategies.chain, max_steps=max_steps)),
-        )
+        s = s.with_chain(max_steps=max_steps)
     if mcts_n is not None:
         s = replace(s, mcts=replace(s.mcts, n_solutions=mcts_n))
     if critic_rounds is not None:
