@@ -43,6 +43,13 @@ def add_memory_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_budget_args(parser: argparse.ArgumentParser) -> None:
+    """Planner budgets, shared by `vidmem ask` and `vidmem eval` (see vidmem.compose.agent_settings)."""
+    parser.add_argument("--max-steps", type=int, metavar="N", help="steps per chain, for every planner")
+    parser.add_argument("--mcts-n", type=int, metavar="N", help="MCTS: solutions to search (default 4)")
+    parser.add_argument("--critic-rounds", type=int, metavar="N", help="critic: review rounds (default 2)")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `command`, only that subcommand's module is imported and fully described."""
     parser = argparse.ArgumentParser(

@@ -8,7 +8,7 @@ from pathlib import Path
 from agents.answer import ask
 from agents.planner import PLANNER_NAMES
 from memory import open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, add_budget_args, add_memory_arg
 from vidmem.compose import agent_settings, resolve_video, tool_context
 from vidmem.config import settings_from
 
@@ -68,9 +68,3 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK if answer.ok else EXIT_FAILED
-
-
-def add_budget_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-steps", type=int, metavar="N", help="steps per chain, for every planner")
-    p.add_argument("--mcts-n", type=int, metavar="N", help="MCTS: solutions to search (default 4)")
-    p.add_argument("--critic-rounds", type=int, metavar="N", help="critic: review rounds (default 2)")

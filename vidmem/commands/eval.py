@@ -11,8 +11,7 @@ from agents.evaluation.questions import Question
 from agents.planner import PLANNER_NAMES
 from ingest import Pipeline
 from memory import open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
-from vidmem.commands.ask import add_budget_args
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg
 from vidmem.compose import agent_settings, tool_context
 from vidmem.config import add_settings_args, settings_from
 
