@@ -76,18 +76,14 @@ def parse_winners(text: str, count: int) -> list[int]:
     >>> parse_winners("Reasoning: ...\\nWinners: **2** and 3", 3)
     [1, 2]
     """
-    out: list[int] = []
     verdicts = _VERDICT_LINE.findall(text)
     if verdicts:
-        for n, said in verdicts:
-            i = int(n) - 1
-            if said.lower() == "yes" and 0 <= i < count and i not in out:
-                out.append(i)
-        return out
-    fields = parse_fields(text, ["Winners", "Winner"])
-    line = fields.get("Winners", fields.get("Winner", ""))
-    for n in re.findall(r"\d+", line):
-        i = int(n) - 1
+        numbers = [n for n, said in verdicts if said.lower() == "yes"]
+    else:
+        fields = parse_fields(text, ["Winners", "Winner"])
+        numbers = re.findall(r"\d+", fields.get("Winners", fields.get("Winner", "")))
+    out: list[int] = []
+    for i in (int(n) - 1 for n in numbers):
         if 0 <= i < count and i not in out:
             out.append(i)
     return out
