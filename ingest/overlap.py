@@ -34,15 +34,15 @@ class RoleThreads:
     `failed` maps a role to its error; `stage_seconds` holds each role's own busy time.
     """
 
-    def __init__(self, extractors: list[Extractor], ctx: VideoContext, rates: dict[str, float]) -> None:
+    def __init__(self, extractors: list[Extractor], ctx: VideoContext) -> None:
         self.ctx = ctx
         self.failed: dict[str, str] = {}
         self.stage_seconds: dict[str, float] = {}
         self._cancelled = threading.Event()
         self._ended = {ex.role: threading.Event() for ex in extractors}
         self._queues: dict[str, queue.Queue[FrameBatch | None]] = {
-            ex.role: queue.Queue(QUEUE_BATCHES) for ex in extractors if ex.role in rates
-        }
+            ex.role: queue.Queue(QUEUE_BATCHES) for ex in extractors if ex.sample_rate() is not None
+        }  # roles that take frames
         self._threads = [
             threading.Thread(target=self._run, args=(ex,), name=f"vidmem-{ex.role}", daemon=True) for ex in extractors
         ]
@@ -70,7 +70,7 @@ class RoleThreads:
         try:
             q = self._queues.get(ex.role)
             while q is not None and (batch := q.get()) is not _DONE:
-                if ex.role not in self.failed and not self._cancelled.is_set():
+                if not self._cancelled.is_set():  # a failed role only drains (`_guarded` skips it)
                     self._guarded(ex, lambda: ex.process(batch))
             for role in ex.after:
                 if role in self._ended:

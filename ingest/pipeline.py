@@ -128,7 +128,7 @@ class Pipeline:
             stages["audio"] = time.perf_counter() - t0
         rates = {ex.role: rate for ex in active if (rate := ex.sample_rate()) is not None}
         plan = sampling_plan(info, rates)
-        roles_running = RoleThreads(active, ctx, rates)
+        roles_running = RoleThreads(active, ctx)
         try:
             t_wait = time.perf_counter()
             for batch in decode(info, plan, self.settings.decode_batch, self.settings.device):
