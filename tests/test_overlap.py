@@ -23,6 +23,9 @@ from memory import open_memory
 class _Log:
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
         self.events: list[tuple[str, str, float]] = []  # (role, what, time)
         self.frames: dict[str, list[int]] = {}
         self.threads: dict[str, set[str]] = {}
@@ -102,7 +105,7 @@ class Texts(_Scripted):
 
 @pytest.fixture(autouse=True)
 def _fresh_log() -> None:
-    LOG.__init__()  # type: ignore[misc]
+    LOG.reset()
 
 
 def _ingest(video: Path, tmp_path: Path, *extractors: type[Extractor]) -> dict[str, str]:
