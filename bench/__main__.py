@@ -38,11 +38,11 @@ def main(names: list[str]) -> int:
             failed.append(name)
         print(f"--- {name}: {time.perf_counter() - started:.0f}s, exit {proc.returncode}\n", flush=True)
     print(f"summary ({machine()})")
-    print(f"{'bench':<9}{'figure':<44}{'value':>12} {'unit':<16}{'baseline':<22}{'ratio':>8}")
+    print(f"{'bench':<9}{'figure':<44}{'value':>12} {'unit':<16}{'baseline':<28}{'ratio':>8}")
     for bench, f in rows:
         base = f"{f['baseline']} {f['baseline_value']:.3g}" if f["baseline_value"] is not None else f["baseline"]
         ratio = f"{f['ratio']:.2f}x" if f["ratio"] is not None else ""
-        print(f"{bench:<9}{f['name'][:43]:<44}{f['value']:>12.4g} {f['unit'][:15]:<16}{base[:21]:<22}{ratio:>8}")
+        print(f"{bench:<9}{f['name'][:43]:<44}{f['value']:>12.4g} {f['unit'][:15]:<16}{base[:27]:<28}{ratio:>8}")
     if failed:
         print(f"benchmarks that failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

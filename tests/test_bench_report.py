@@ -35,3 +35,20 @@ def test_planner_figures_compare_with_react(capsys: pytest.CaptureFixture[str]) 
     emit("agents", list(figs.values()))
     line = capsys.readouterr().out.strip()
     assert line.startswith(MARK) and len(json.loads(line[len(MARK) :])["figures"]) == 6
+
+
+def test_frame_search_rows_compare_within_their_scope() -> None:
+    from bench.queries import VIDMEM_ALL, VIDMEM_ONE, SearchRow, Timing, search_figures
+
+    def row(scope: str, method: str, ms: float) -> SearchRow:
+        return SearchRow(scope, method, Timing([ms / 1000] * 3))
+
+    rows = [row("all 9", VIDMEM_ALL, 40), row("all 9", "FAISS IndexFlatIP (exact)", 60),
+            row("one video", VIDMEM_ONE, 5), row("one video", "SQLite (read vectors, then NumPy)", 10)]  # fmt: skip
+    figs = [(f.name, f.value, f.baseline, f.baseline_value, f.ratio) for f in search_figures(rows)]
+    assert figs == [
+        ("frame search all 9 median", 40, "", None, None),
+        ("frame search all 9 median", 40, "FAISS IndexFlatIP", 60, 1.5),  # > 1: vidmem faster
+        ("frame search one video median", 5, "", None, None),
+        ("frame search one video median", 5, "SQLite", 10, 2.0),  # against one video's vidmem, not the archive's
+    ]
