@@ -197,6 +197,7 @@ class Chain:
             temperature=self.settings.temperature if temperature is None else temperature,
             stop=["\nObservation:", "Observation:"],
         )
+        log.debug("reply: %s", completion.text)  # what the model wrote, before parsing (-vv)
         step = self._act(completion.text)
         if isinstance(self.ctx.llm, MeteredChat):  # the step's call and its tool's sub-agent calls
             step = replace(step, usage=since(self.ctx, before))

@@ -187,6 +187,8 @@ _LABEL = re.compile(
     re.I | re.M,
 )
 _CALL = re.compile(r"^([\w.-]+)\s*\((.*)\)\s*$", re.S)
+# What small models write under "Action Input:" after putting the arguments in the call itself.
+_NO_INPUT = {"", "none", "null", "n/a", "-", "{}", "()"}
 
 
 def _labelled(text: str) -> list[tuple[str, str]]:
@@ -275,8 +277,10 @@ def parse_action(text: str, tools: Iterable[str] | None = None) -> Action:
         name = _clean_name(fields[i][1])
         value = next((v for label, v in fields[i + 1 :] if label == "action input"), None)
         call = _CALL.match(name)
-        if call:  # Action: when("red train"); an Action Input line, when also given, wins
-            name, value = call.group(1), call.group(2) if value is None else value
+        if call:  # Action: when("red train"); an Action Input line wins unless it is a placeholder
+            name = call.group(1)
+            if value is None or _unwrap(value).lower() in _NO_INPUT:
+                value = call.group(2)
         thought = thought_parts[0] if thought_parts else ""
         parsed = Action(thought, name, _unwrap(value or ""))
     else:

@@ -32,6 +32,8 @@ TOOLS = ["when", "count", "query_transcript", "finish"]
         ("{'thought': 't', 'action': 'count', 'input': 'people'}", Action("t", "count", "people")),
         ('Thought: t\nAction: when("the red train")', Action("t", "when", "the red train")),
         ('Thought: t\nAction: when("train")\nAction Input: the red train', Action("t", "when", "the red train")),
+        ("Thought: t\nAction: when(4-9)\nAction Input: None", Action("t", "when", "4-9")),
+        ("Thought: t\nAction: when(4-9)\nAction Input: `null`", Action("t", "when", "4-9")),
         ("Thought: t\nAction 1: when\nAction Input 1: ```\nmulti\nline\n```", Action("t", "when", "multi\nline")),
         ("Action: query_trancript\nAction Input: typo", Action("", "query_transcript", "typo")),
     ],
