@@ -115,8 +115,10 @@ def _as_unprivileged() -> list[str]:
     prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--"]
     if not shutil.which("setpriv"):
         pytest.skip("running as root without setpriv: cannot make a file unreadable to the ingest process")
-    if subprocess.run([*prefix, sys.executable, "-c", "pass"], capture_output=True).returncode != 0:
-        pytest.skip(f"'nobody' cannot run {sys.executable}: cannot make a file unreadable to the ingest process")
+    # It must run the interpreter and import vidmem: a checkout under a root-only folder (mktemp -d) hides both.
+    if subprocess.run([*prefix, sys.executable, "-c", "import vidmem"], capture_output=True).returncode != 0:
+        pytest.skip(f"'nobody' cannot import vidmem with {sys.executable} (checkout or venv not readable by other "
+                    "users): cannot make a file unreadable to the ingest process")
     return prefix
 
 
