@@ -97,6 +97,7 @@ class Row:
             "accuracy": sum(r["correct"] for r in done) / max(len(self.results), 1),
             "prompt_tokens": mean("prompt_tokens"),
             "completion_tokens": mean("completion_tokens"),
+            "tokens": mean("prompt_tokens") + mean("completion_tokens"),
             "calls": mean("calls"),
             "seconds": mean("seconds"),
             "seconds_median": statistics.median([r["seconds"] for r in done]) if done else 0.0,
@@ -172,19 +173,23 @@ def run(
     return rows
 
 
-def table(rows: Sequence[Row]) -> str:
+def _against_react(rows: Sequence[Row]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Each planner's summary, and ReAct's (one chain, N=1: the baseline) when it ran."""
     sums = [r.summary() for r in rows]
-    base = next((s for s in sums if s["planner"] == "react"), None)
+    return sums, next((s for s in sums if s["planner"] == "react"), None)
+
+
+def table(rows: Sequence[Row]) -> str:
+    sums, base = _against_react(rows)
     head = (
         f"{'planner':<11}{'accuracy':>9}{'prompt tok':>12}{'compl. tok':>12}{'calls':>7}{'s/answer':>10}"
         f"{'x react tok':>12}{'x react s':>11}{'no answer':>10}"
     )
     lines = [head, "-" * len(head)]
     for s in sums:
-        tok = s["prompt_tokens"] + s["completion_tokens"]
         ratio_tok = ratio_s = "-"
         if base and base["seconds"] and base["prompt_tokens"]:
-            ratio_tok = f"{tok / (base['prompt_tokens'] + base['completion_tokens']):.1f}"
+            ratio_tok = f"{s['tokens'] / base['tokens']:.1f}"
             ratio_s = f"{s['seconds'] / base['seconds']:.1f}"
         lines.append(
             f"{s['planner']:<11}{s['accuracy']:>9.0%}{s['prompt_tokens']:>12.0f}{s['completion_tokens']:>12.0f}"
@@ -195,17 +200,16 @@ def table(rows: Sequence[Row]) -> str:
 
 def figures(rows: Sequence[Row]) -> list[Figure]:
     """Per planner: accuracy, then seconds and tokens per answer against ReAct (one chain, N=1)."""
-    sums = [r.summary() for r in rows]
-    base = next((s for s in sums if s["planner"] == "react"), None)
+    sums, base = _against_react(rows)
     out = []
     for s in sums:
-        tok = s["prompt_tokens"] + s["completion_tokens"]
+        tok = s["tokens"]
         out.append(Figure(f"{s['planner']} accuracy", 100 * s["accuracy"], "% correct"))
         if base is None or s is base:
             out += [Figure(f"{s['planner']} seconds per answer", s["seconds"], "s"),
                     Figure(f"{s['planner']} tokens per answer", tok, "tokens")]  # fmt: skip
             continue
-        base_tok = base["prompt_tokens"] + base["completion_tokens"]
+        base_tok = base["tokens"]
         out += [  # ratio > 1 is better: ReAct's cost over this planner's
             Figure(f"{s['planner']} seconds per answer", s["seconds"], "s", "react (N=1)", base["seconds"],
                    base["seconds"] / s["seconds"] if s["seconds"] else None),
