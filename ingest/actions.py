@@ -32,8 +32,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ingest.crops import TrackCrop
 from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.tracking import TrackCrop
 from memory import rows_table
 
 log = logging.getLogger(__name__)

@@ -23,9 +23,9 @@ from ingest.actions import (
     speed_label,
     window_speed,
 )
+from ingest.crops import TrackCrop
 from ingest.extractor import VideoContext
 from ingest.probe import probe
-from ingest.tracking import TrackCrop
 from memory import rows_table
 
 FPS = 5.0
