@@ -27,6 +27,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from ingest.devices import torch_device
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability
 from ingest.settings import ClipSettings
@@ -43,19 +44,6 @@ _ST_PREFIX = "sentence-transformers/"
 
 
 # ------------------------------------------------------------------ shared helpers
-
-
-def torch_device(setting: str) -> str:
-    """'cuda[:N]' when asked for (or 'auto') and torch sees a GPU, else 'cpu'."""
-    if setting == "cpu":
-        return "cpu"
-    import torch
-
-    if torch.cuda.is_available():
-        return "cuda" if setting == "auto" else setting
-    if setting.startswith("cuda"):
-        log.warning("no CUDA device visible to torch; running on the CPU")
-    return "cpu"
 
 
 def l2_normalize(vectors: np.ndarray) -> np.ndarray:
@@ -182,7 +170,10 @@ class TextEncoder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
             show_progress_bar=False,
         )
         return l2_normalize(vectors)

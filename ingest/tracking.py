@@ -34,6 +34,7 @@ from ingest.crops import CropKeeper, TrackCrop
 from ingest.detections import Detections
 from ingest.detector_weights import DetectorWeights, resolve_detector
 from ingest.detectors import load_detector, to_bgr
+from ingest.devices import torch_device
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
 from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
@@ -54,22 +55,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-def torch_device(setting: str) -> str:
-    """'auto' -> the first GPU when torch sees one, else the CPU."""
-    if setting == "cpu":
-        return "cpu"
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            return "cuda:0" if setting == "auto" else setting
-    except ImportError:
-        pass
-    if setting.startswith("cuda"):
-        log.warning("tracking: no CUDA device visible to torch; running on the CPU")
-    return "cpu"
 
 
 class Tracker(Extractor):
