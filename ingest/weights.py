@@ -1,5 +1,7 @@
-"""Where a role's weights come from: settings path, a package that ships them, or the library's
-own download by name (the normal path on a machine with internet)."""
+"""Where a role's weights come from. One order for every role: a path in settings (never replaced
+by another model when it is missing), then vidmem's weight cache (`vidmem models pull`) or the
+library's own cache, then a package that ships them (for the detector, a substitute: the role says
+so), then the library's download by name."""
 
 import importlib.util
 import logging
@@ -11,6 +13,26 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 CACHE = Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem"))
+
+
+def weights_dir() -> Path:
+    """vidmem's own weight cache, where `vidmem models pull` puts each role's real weights
+    ($VIDMEM_CACHE/weights, read at each call so that a process can point it elsewhere)."""
+    return Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem")).expanduser() / "weights"
+
+
+def hf_cache_dir() -> Path:
+    """The Hugging Face hub cache inside vidmem's weight cache (CLIP and whisper)."""
+    return weights_dir() / "huggingface"
+
+
+def looks_like_path(setting: str) -> bool:
+    """Whether a model setting names a file or folder rather than a model (a name has no folder part).
+
+    >>> looks_like_path("yolo11n-seg.pt"), looks_like_path("~/models/det.pt"), looks_like_path("./det.pt")
+    (False, True, True)
+    """
+    return "/" in setting or os.sep in setting or setting.startswith(("~", "."))
 
 
 @dataclass(frozen=True)
