@@ -16,7 +16,7 @@ import numpy as np
 from ingest.detections import LOW_CONFIDENCE, Detections
 from ingest.detector_weights import SUBSTITUTE_NOTE, resolve_detector
 from ingest.errors import RoleUnavailable
-from ingest.weights import CACHE
+from ingest.weights import CACHE, ULTRALYTICS_ASSETS, reachable
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,11 @@ def load_detector(cfg: Any, device: str) -> "TorchDetector | OnnxDetector":
     weights = resolve_detector(cfg.model)
     if weights.substitute:
         log.warning("tracking: using the " + SUBSTITUTE_NOTE.format(model=cfg.model))
+    if weights.source == "download" and not reachable(ULTRALYTICS_ASSETS):  # offline: say so now, not after retries
+        raise RoleUnavailable(
+            f"tracking: {cfg.model} is not on disk and {ULTRALYTICS_ASSETS} cannot be reached to download it; "
+            "run 'vidmem models pull tracking' on a machine with internet, or set tracking.model to a weights file"
+        )
     log.info("tracking: loading %s (%s) on %s", weights.location, weights.source, device)
     try:
         from ultralytics import YOLO

@@ -8,22 +8,18 @@ download (which would otherwise retry for a minute or more).
 """
 
 import logging
-import socket
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from ingest.errors import IngestError, RoleUnavailable
 from ingest.settings import IngestSettings
-from ingest.weights import hf_cache_dir, looks_like_path
+from ingest.weights import CONNECT_TIMEOUT_S, ULTRALYTICS_ASSETS, hf_cache_dir, looks_like_path, reachable
 
 log = logging.getLogger(__name__)
 
 #: Roles whose real weights a pull fetches, in the order `vidmem models pull` does them.
 PULLABLE = ("tracking", "clip", "asr")
-CONNECT_TIMEOUT_S = 3.0
-_GITHUB = "https://github.com"
+_GITHUB = ULTRALYTICS_ASSETS
 _HF_HUB = "https://huggingface.co"
 
 
@@ -92,28 +88,6 @@ def pull(role: str, settings: IngestSettings, timeout_s: float = CONNECT_TIMEOUT
     if after.status != "real":
         raise PullError(f"{role}: the download of {before.model} finished but left no weights where vidmem looks")
     return after
-
-
-def reachable(url: str, timeout_s: float) -> bool:
-    """Whether `url`'s host answers a TCP connect within `timeout_s`, name lookup included (a
-    resolver that does not answer would otherwise hold the connect for its own, longer timeout)."""
-    parts = urlparse(url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-
-    def connect() -> bool:
-        try:
-            with socket.create_connection((parts.hostname or "", port), timeout=timeout_s):
-                return True
-        except OSError:
-            return False
-
-    pool = ThreadPoolExecutor(1, thread_name_prefix="reachable")
-    try:
-        return pool.submit(connect).result(timeout=timeout_s)
-    except FuturesTimeout:
-        return False
-    finally:
-        pool.shutdown(wait=False)  # a lookup still pending ends on its own; nobody waits for it
 
 
 def _need(url: str, role: str, what: str, timeout_s: float) -> None:

@@ -7,8 +7,12 @@ import importlib.util
 import logging
 import os
 import shutil
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 log = logging.getLogger(__name__)
 
@@ -67,3 +71,30 @@ def joined_parts(target: Path, parts: list[Path]) -> Path:
     tmp.replace(target)
     log.info("assembled %s from %d parts", target, len(parts))
     return target
+
+
+#: Where ultralytics downloads its weights from, and the connect bound before any download starts.
+ULTRALYTICS_ASSETS = "https://github.com"
+CONNECT_TIMEOUT_S = 3.0
+
+
+def reachable(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> bool:
+    """Whether `url`'s host answers a TCP connect within `timeout_s`, name lookup included (a
+    resolver that does not answer would otherwise hold the connect for its own, longer timeout)."""
+    parts = urlparse(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+
+    def connect() -> bool:
+        try:
+            with socket.create_connection((parts.hostname or "", port), timeout=timeout_s):
+                return True
+        except OSError:
+            return False
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="reachable")
+    try:
+        return pool.submit(connect).result(timeout=timeout_s)
+    except FuturesTimeout:
+        return False
+    finally:
+        pool.shutdown(wait=False)  # a lookup still pending ends on its own; nobody waits for it

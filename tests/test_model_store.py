@@ -147,6 +147,19 @@ def test_pull_refuses_a_path_and_an_unknown_name(cache: Path, tmp_path: Path) ->
         pull("ocr", IngestSettings())
 
 
+def test_a_detector_left_to_download_fails_fast_offline(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest import detectors
+    from ingest.detector_weights import DetectorWeights
+
+    # no packaged substitute on this machine, and no route to the download (TEST-NET-1 never answers)
+    monkeypatch.setattr(detectors, "resolve_detector", lambda model: DetectorWeights(model, "download"))
+    monkeypatch.setattr(detectors, "ULTRALYTICS_ASSETS", "https://192.0.2.1")
+    start = time.monotonic()
+    with pytest.raises(RoleUnavailable, match=r"not on disk .* cannot be reached .*vidmem models pull tracking"):
+        detectors.load_detector(TrackingSettings(), "cpu")
+    assert time.monotonic() - start < 6  # the 3 s connect bound, not ultralytics' retries
+
+
 # ------------------------------------------------------------------ the command line
 
 
