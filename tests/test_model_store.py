@@ -179,3 +179,14 @@ def test_models_lists_the_chosen_weights_and_whether_they_are_real(
 def test_models_pull_of_an_unknown_role_is_a_usage_error(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["models", "pull", "ocr"]) == 2
     assert "no weights to pull for ocr" in capsys.readouterr().err
+
+
+def test_models_pull_offline_says_so_in_one_line_per_role(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("ingest.model_store._GITHUB", "https://192.0.2.1")
+    monkeypatch.setattr("ingest.model_store._HF_HUB", "https://192.0.2.1")
+    assert main(["models", "pull", "tracking", "clip"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(":")[0] for line in err] == ["tracking", "clip"]
+    assert all("does not answer within 3 s" in line for line in err)
