@@ -112,7 +112,10 @@ def test_runtime_setting_is_validated(value: str, ok: bool) -> None:
         ("sort-of-magic", None, False),
     ],
 )
-def test_availability_is_truthful_about_trackers(tracker: str, reid: str | None, ok: bool) -> None:
+def test_availability_is_truthful_about_trackers(
+    tracker: str, reid: str | None, ok: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VIDMEM_CACHE", str(tmp_path))  # weights pulled on this machine would win
     settings = IngestSettings(tracking=TrackingSettings(tracker=tracker, reid_weights=reid))
     avail = Tracker(settings).availability()
     assert avail.ok is ok, avail.detail
