@@ -1,0 +1,140 @@
+"""`vidmem mcp` driven by the official MCP SDK's client over stdio, as another agent would use it."""
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _server(memory: Path, *extra: str) -> StdioServerParameters:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "vidmem", "mcp", "--memory", str(memory), *extra], env=env, cwd=ROOT
+    )
+
+
+def _payload(result: Any) -> Any:
+    """A tool result's value: structured content when the SDK gives it, else the JSON text."""
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        data = result.structured_content
+        return data.get("result", data) if isinstance(data, dict) and set(data) == {"result"} else data
+    return json.loads(result.content[0].text)
+
+
+def _error_text(result: Any) -> str:
+    assert result.is_error, result
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def _session(memory: Path, script: Any, *extra: str) -> Any:
+    """Start the server, initialize a client session, run `script(session)`, return what it returns."""
+
+    async def main() -> Any:
+        with open(os.devnull, "w") as errlog:
+            async with (
+                stdio_client(_server(memory, *extra), errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return await script(session)
+
+    return anyio.run(main)
+
+
+@pytest.fixture(scope="module")
+def memory_copy(asr_memory: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the ASR memory (the server opens it read-only; the copy proves nothing changes)."""
+    path = tmp_path_factory.mktemp("mcp") / "m.duckdb"
+    shutil.copy(asr_memory, path)
+    return path
+
+
+def test_tools_listed_and_answered_over_stdio(memory_copy: Path) -> None:
+    before = memory_copy.read_bytes()
+
+    async def script(s: ClientSession) -> dict[str, Any]:
+        tools = await s.list_tools()
+        videos = _payload(await s.call_tool("list_videos", {}))
+        sign = next(v for v in videos if v["path"].endswith("speech_sign.mp4"))
+        return {
+            "tools": {t.name for t in tools.tools},
+            "videos": videos,
+            "sql": _payload(await s.call_tool("sql", {"query": "SELECT count(*) AS n FROM transcript"})),
+            "search": _payload(await s.call_tool("search", {"query": "train station", "k": 3})),
+            "timeline": _payload(
+                await s.call_tool("timeline", {"video_id": sign["video_id"], "from_s": 1.0, "to_s": 6.0})
+            ),
+            "schema": (await s.read_resource("vidmem://schema")).contents[0].text,
+        }
+
+    got = _session(memory_copy, script, "--no-semantic")
+    assert {"list_videos", "sql", "search", "timeline", "ask"} <= got["tools"]
+    assert {Path(v["path"]).name for v in got["videos"]} == {"speech_sign.mp4", "speech_count.mp4"}
+    assert all(v["status"] == "ok" and v["duration_s"] > 0 for v in got["videos"])
+    assert got["sql"]["columns"] == ["n"] and got["sql"]["rows"][0][0] >= 2
+    top = got["search"][0]
+    assert top["kind"] == "transcript" and "train" in top["text"].lower()
+    assert 1.0 <= top["start_s"] <= 2.5, top  # whisper puts the sentence at 1.62-4.90 s
+    assert any(e["kind"] == "speech" and "train" in (e.get("text") or "").lower() for e in got["timeline"])
+    assert "transcript" in got["schema"] and "start_s" in got["schema"]
+    assert memory_copy.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("DELETE FROM transcript", "SELECT"),
+        ("COPY (SELECT 1) TO 'x.csv'", "SELECT"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "read_csv"),
+        ("ATTACH 'other.duckdb' AS o", "SELECT"),
+    ],
+)
+def test_writes_and_escapes_are_refused_with_the_reason(memory_copy: Path, query: str, words: str) -> None:
+    before = memory_copy.read_bytes()
+
+    async def script(s: ClientSession) -> str:
+        return _error_text(await s.call_tool("sql", {"query": query}))
+
+    message = _session(memory_copy, script, "--no-semantic")
+    assert words.lower() in message.lower(), message
+    assert memory_copy.read_bytes() == before
+
+
+def test_bad_arguments_are_tool_errors_not_crashes(memory_copy: Path) -> None:
+    async def script(s: ClientSession) -> list[str]:
+        return [
+            _error_text(await s.call_tool("timeline", {"video_id": "vnosuchvideo"})),
+            _error_text(await s.call_tool("search", {"query": "train", "k": 0})),
+            _error_text(await s.call_tool("ask", {"question": "what?", "planner": "nosuch"})),
+            # the server is still there after three errors
+            str(len(_payload(await s.call_tool("list_videos", {"limit": 1})))),
+        ]
+
+    unknown, bad_k, bad_planner, still = _session(memory_copy, script, "--no-semantic")
+    assert "vnosuchvideo" in unknown
+    assert "k must be" in bad_k
+    assert "planner must be one of" in bad_planner
+    assert still == "1"
+
+
+def test_missing_memory_fails_at_start_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "vidmem", "mcp", "--memory", str(tmp_path / "none" / "m.duckdb")],
+        capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
