@@ -24,6 +24,7 @@ COMMANDS = {
     "info": "summarize a memory: videos, hours, rows per table",
     "models": "show what each model role will use, or why it is unavailable",
     "export": "copy the memory to a standalone DuckDB file or Parquet files",
+    "serve": "browse the memory in a web browser, with a JSON API",
 }
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -1,0 +1,194 @@
+"""vidmem serve's JSON API and pages, through FastAPI's TestClient over a real ingested memory."""
+
+import io
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient
+
+from tests.conftest import XSS_TEXT
+from vidmem.serve import MemorySource, create_app
+
+
+@pytest.fixture(scope="module")
+def client(serve_memory: Path) -> TestClient:
+    with TestClient(create_app(str(serve_memory), hold_s=0)) as c:
+        yield c
+
+
+def _video(client: TestClient, name: str) -> dict:
+    return next(v for v in client.get("/api/videos").json() if v["path"].endswith(name))
+
+
+def test_videos_lists_every_video_with_status(client: TestClient) -> None:
+    r = client.get("/api/videos")
+    assert r.status_code == 200
+    videos = {Path(v["path"]).name: v for v in r.json()}
+    assert r.headers["x-total-count"] == "3"
+    assert videos["speech_sign.mp4"]["status"] == "ok" and videos["speech_sign.mp4"]["duration_s"] > 5
+    assert json.loads(videos["speech_sign.mp4"]["roles"])["asr"] == "ran"
+    failed = next(v for v in videos.values() if v["status"] == "failed")
+    assert failed["error"] == "no video stream"
+    # filter and paging happen in SQL
+    assert [v["status"] for v in client.get("/api/videos", params={"status": "failed"}).json()] == ["failed"]
+    page = client.get("/api/videos", params={"limit": 1, "offset": 1})
+    assert len(page.json()) == 1 and page.headers["x-total-count"] == "3"
+    assert client.get("/api/videos", params={"q": "speech_sign"}).json()[0]["path"].endswith("speech_sign.mp4")
+    assert client.get("/api/videos", params={"status": "weird"}).status_code == 422
+
+
+def test_media_serves_byte_ranges(client: TestClient, media: dict[str, Path]) -> None:
+    vid = _video(client, "speech_sign.mp4")["video_id"]
+    data = media["speech_sign"].read_bytes()
+    whole = client.get(f"/media/{vid}")
+    assert whole.status_code == 200 and whole.content == data
+    assert whole.headers["accept-ranges"] == "bytes" and whole.headers["content-type"] == "video/mp4"
+    part = client.get(f"/media/{vid}", headers={"Range": "bytes=100-1099"})
+    assert part.status_code == 206
+    assert part.content == data[100:1100]
+    assert part.headers["content-range"] == f"bytes 100-1099/{len(data)}"
+    tail = client.get(f"/media/{vid}", headers={"Range": "bytes=-500"})
+    assert tail.status_code == 206 and tail.content == data[-500:]
+    beyond = client.get(f"/media/{vid}", headers={"Range": f"bytes={len(data) + 10}-"})
+    assert beyond.status_code == 416
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/media/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/media/%2Fetc%2Fpasswd",
+        "/media/v0000000000000000",
+        "/media/../../etc/passwd",
+    ],
+)
+def test_media_serves_only_registered_files(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404
+    assert b"root:" not in r.content
+
+
+def test_media_of_a_vanished_file_is_404_in_words(client: TestClient, media: dict[str, Path]) -> None:
+    vid = _video(client, media["bad_missing"].name)["video_id"]
+    r = client.get(f"/media/{vid}")
+    assert r.status_code == 404 and "no longer at" in r.json()["detail"]
+
+
+def test_video_page_escapes_video_text(client: TestClient) -> None:
+    page = client.get("/videos/vxss0000000000000")
+    assert page.status_code == 200
+    assert "<video" in page.text and 'src="/media/vxss0000000000000"' in page.text
+    assert XSS_TEXT not in page.text  # neither in the transcript list nor in the timeline's JSON
+    assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;" in page.text
+    assert "<script>window.pwned" not in page.text
+
+
+def test_video_page_has_transcript_lanes_and_tracks(client: TestClient) -> None:
+    vid = _video(client, "speech_sign.mp4")["video_id"]
+    page = client.get(f"/videos/{vid}", params={"t": 3.5})
+    assert page.status_code == 200
+    data = json.loads(page.text.split('<script id="video-data" type="application/json">')[1].split("</script>")[0])
+    assert data["start_t"] == 3.5
+    assert "speech" in data["events"]["kind"] and "text" in data["events"]["kind"]
+    assert "person" in data["tracks"]["category"]
+    assert 'class="line"' in page.text
+    boxes = client.get(f"/api/videos/{vid}/detections", params={"from_s": 0, "to_s": 30}).json()
+    assert len(boxes["t_s"]) > 10 and set(boxes) >= {"track_id", "x1", "y1", "x2", "y2", "category"}
+    assert client.get(f"/api/videos/{vid}/detections", params={"from_s": 0, "to_s": 5000}).status_code == 400
+    timeline = client.get(f"/api/videos/{vid}/timeline", params={"from_s": 0, "to_s": 3}).json()
+    assert timeline and all(e["end_s"] >= 0 and e["start_s"] <= 3 for e in timeline)
+
+
+def test_unknown_video_is_404_in_words(client: TestClient) -> None:
+    page = client.get("/videos/vnope")
+    assert page.status_code == 404 and "no video &#39;vnope&#39;" in page.text
+    api = client.get("/api/videos/vnope/timeline")
+    assert api.status_code == 404 and "no video 'vnope'" in api.json()["detail"]
+
+
+def test_search_finds_spoken_and_written_words(client: TestClient, truth: dict) -> None:
+    vid = _video(client, "speech_sign.mp4")["video_id"]
+    r = client.get("/api/search", params={"q": "train", "k": 5})
+    assert r.status_code == 200
+    hits = r.json()
+    assert hits and {"video_id", "start_s", "end_s", "kind", "text", "score"} <= set(hits[0])
+    assert hits[0]["video_id"] == vid and "train" in hits[0]["text"].lower()
+    sign = client.get("/api/search", params={"q": "platform", "video_id": vid}).json()
+    assert any(h["kind"] == "text" for h in sign), sign
+    assert client.get("/api/search", params={"q": "zebra crossing unicorn"}).json() == []
+    assert client.get("/api/search", params={"q": ""}).status_code == 422
+    page = client.get("/search", params={"q": "train"})
+    assert page.status_code == 200 and f'/videos/{vid}?t=' in page.text
+
+
+def test_sql_runs_read_only_queries(client: TestClient) -> None:
+    sql = "SELECT status, count(*) AS n FROM videos GROUP BY status ORDER BY status"
+    r = client.post("/api/sql", json={"sql": sql})
+    assert r.status_code == 200
+    assert r.json()["columns"] == ["status", "n"] and r.json()["rows"] == [["failed", 1], ["ok", 2]]
+    lib = client.post("/api/sql", json={"sql": "SELECT count(*) FROM timeline"})
+    assert lib.status_code == 200 and lib.json()["rows"][0][0] > 0
+
+
+@pytest.mark.parametrize(
+    ("sql", "words"),
+    [
+        ("DELETE FROM videos", "read-only"),
+        ("DROP TABLE transcript", "read-only"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "read_csv"),
+        ("SELECT 1; DELETE FROM videos", "one"),
+        ("SELECT * FROM no_such_table", "no_such_table"),
+        ("SELEC 1", "syntax"),
+    ],
+)
+def test_sql_refuses_writes_and_escapes_in_words(client: TestClient, sql: str, words: str) -> None:
+    r = client.post("/api/sql", json={"sql": sql})
+    assert 400 <= r.status_code < 500
+    assert words.lower() in r.json()["detail"].lower()
+    assert client.get("/api/videos").headers["x-total-count"] == "3"  # nothing was deleted
+
+
+def test_sql_downloads_csv_and_parquet(client: TestClient) -> None:
+    sql = "SELECT video_id, status FROM videos ORDER BY video_id"
+    csv = client.get("/api/sql/download", params={"sql": sql, "format": "csv"})
+    assert csv.status_code == 200 and csv.text.splitlines()[0] == "video_id,status" and len(csv.text.splitlines()) == 4
+    parquet = client.get("/api/sql/download", params={"sql": sql, "format": "parquet"})
+    assert pq.read_table(io.BytesIO(parquet.content)).num_rows == 3
+    assert client.get("/api/sql/download", params={"sql": "DELETE FROM videos"}).status_code == 400
+
+
+def test_pages_render(client: TestClient) -> None:
+    for path, marker in (("/videos", "speech_sign.mp4"), ("/sql", "Schema"), ("/ask", "planner"), ("/docs", "swagger")):
+        r = client.get(path)
+        assert r.status_code == 200 and marker in r.text, path
+    assert "no video stream" in client.get("/videos", params={"status": "failed"}).text
+    assert "/api/videos" in client.get("/openapi.json").json()["paths"]
+
+
+def test_memory_is_released_between_requests(serve_memory: Path) -> None:
+    source = MemorySource(str(serve_memory), hold_s=0)
+    with source.lease() as memory:
+        assert memory.read_only
+    assert not source.is_open
+    import duckdb
+
+    duckdb.connect(str(serve_memory)).close()  # a writer (an ingest) can open the file now
+
+
+def test_a_token_guards_every_route(serve_memory: Path) -> None:
+    with TestClient(create_app(str(serve_memory), token="s3cret", hold_s=0)) as c:
+        assert c.get("/api/videos").status_code == 401
+        assert c.get("/api/videos", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        assert c.get("/api/videos", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        assert c.get("/videos", params={"token": "s3cret"}).status_code == 200
+        assert c.get("/api/videos").status_code == 200  # the cookie the first visit set
+
+
+def test_serve_refuses_a_public_host_without_token(serve_memory: Path) -> None:
+    from vidmem.cli import main
+
+    assert main(["serve", "--memory", str(serve_memory), "--host", "0.0.0.0"]) == 2
