@@ -7,12 +7,15 @@ shows what a package function returns. The JSON API they use is documented at /d
 import contextlib
 import hmac
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -50,6 +53,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Finding the query encoders imports the model libraries (seconds): do it before the first search asks.
+        threading.Thread(target=app.state.serve.encoders, name="vidmem-encoders", daemon=True).start()
         yield
         source.close()
 
@@ -58,6 +63,7 @@ def create_app(
         summary="A video memory in the browser: archive, video timeline, search, SQL and questions.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served below from local files: the machine may have no internet
     )
     app.state.serve = ServeState(
         source=source,
@@ -73,11 +79,33 @@ def create_app(
     if token:
         _require_token(app, token)
 
+    _api_docs(app)
+
     @app.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
         return RedirectResponse("/videos")
 
     return app
+
+
+def _api_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs from the files the fastapi-offline package ships (FastAPI's default loads it
+    from a CDN, which an offline machine cannot reach)."""
+    try:
+        import fastapi_offline
+
+        assets = Path(fastapi_offline.__file__).parent / "static"
+        app.mount("/swagger-ui", StaticFiles(directory=assets), name="swagger")
+        prefix = "/swagger-ui"
+    except ImportError:
+        prefix = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json", title="vidmem API", swagger_js_url=f"{prefix}/swagger-ui-bundle.js",
+            swagger_css_url=f"{prefix}/swagger-ui.css", swagger_favicon_url="/static/favicon.svg",
+        )
 
 
 def _require_token(app: FastAPI, token: str) -> None:

@@ -18,9 +18,23 @@
 
   // -- timeline lanes ------------------------------------------------------------------------
   const LANE_NAMES = {speech: "speech", text: "on-screen text", caption: "captions", action: "actions"};
+  // Items of one lane may overlap in time (tracks, actions): pack them into a few rows so that each shows.
+  const MAX_ROWS = 6;
+  function pack(items) {
+    const ends = [];
+    for (const it of items.sort((a, b) => a.start - b.start)) {
+      let r = ends.findIndex((end) => end < it.start);
+      if (r < 0) r = ends.length < MAX_ROWS ? ends.length : ends.indexOf(Math.min(...ends));
+      ends[r] = it.end;
+      it.row = r;
+    }
+    return ends.length;
+  }
   function lane(label, items) {
+    const rows = pack(items);
     const row = document.createElement("div");
     row.className = "lane";
+    if (rows > 1) row.style.height = (8 + 6 * rows) + "px";
     const name = document.createElement("div");
     name.className = "lane-name";
     name.textContent = label;
@@ -33,6 +47,7 @@
       el.style.width = Math.max(0.25, 100 * (it.end - it.start) / duration) + "%";
       el.title = it.start.toFixed(1) + " s: " + it.text;  // textContent/title: never parsed as HTML
       el.dataset.t = it.start;
+      if (rows > 1) { el.style.top = (1 + 6 * it.row) + "px"; }
       track.appendChild(el);
     }
     row.append(name, track);
