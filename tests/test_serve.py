@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
+from memory import Memory
 from tests.conftest import XSS_TEXT
 from vidmem.serve import MemorySource, create_app
 
@@ -192,3 +193,53 @@ def test_serve_refuses_a_public_host_without_token(serve_memory: Path) -> None:
     from vidmem.cli import main
 
     assert main(["serve", "--memory", str(serve_memory), "--host", "0.0.0.0"]) == 2
+
+
+def test_a_locked_memory_is_503_in_words(serve_memory: Path, tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    copy = tmp_path / "busy.duckdb"
+    shutil.copy(serve_memory, copy)
+    script = f"import duckdb, sys; c = duckdb.connect({str(copy)!r}); print('ready', flush=True); sys.stdin.readline()"
+    # an ingest holding the file for writing
+    holder = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        with TestClient(create_app(str(copy), hold_s=0)) as c:
+            r = c.get("/api/videos")
+            assert r.status_code == 503 and "being written by another process" in r.json()["detail"]
+            page = c.get("/videos")
+            assert page.status_code == 503 and "DuckLake" in page.text
+    finally:
+        holder.communicate("\n", timeout=30)
+    with TestClient(create_app(str(copy), hold_s=0)) as c:
+        assert c.get("/api/videos").status_code == 200  # the writer is gone: pages work again
+
+
+def test_ask_streams_events(serve_memory: Path) -> None:
+    from agents import ToolContext
+    from tests.planner_fakes import ScriptedChat, act, finish
+
+    def context(memory: Memory, video_id: str | None) -> ToolContext:
+        return ToolContext(memory, ScriptedChat([act("get_transcript", ""), finish("At 1.6 s.")]), video_id)
+
+    with TestClient(create_app(str(serve_memory), hold_s=0, context_factory=context)) as c:
+        vid = _video(c, "speech_sign.mp4")["video_id"]
+        r = c.get("/api/ask", params={"q": "When is the train mentioned?", "video_id": vid})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    events = [block.split("\n", 1) for block in r.text.strip().split("\n\n") if block.startswith("event:")]
+    names = [e[0].removeprefix("event: ") for e in events]
+    assert names == ["start", "llm", "llm", "answer"]
+    answer = json.loads(events[-1][1].removeprefix("data: "))
+    assert answer["answer"] == "At 1.6 s." and answer["usage"]["calls"] == 2
+    assert answer["evidence"][0]["times_s"] and answer["evidence"][0]["tool"] == "get_transcript"
+
+
+def test_ask_without_a_model_fails_in_words(serve_memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VIDMEM_LLM_MODEL", raising=False)
+    with TestClient(create_app(str(serve_memory), hold_s=0)) as c:
+        r = c.get("/api/ask", params={"q": "What happens?"})
+        assert "event: failed" in r.text and "VIDMEM_LLM_MODEL is not set" in r.text
+        assert c.get("/api/ask", params={"q": "x", "planner": "nope"}).status_code == 400
