@@ -243,3 +243,22 @@ def test_ask_without_a_model_fails_in_words(serve_memory: Path, monkeypatch: pyt
         r = c.get("/api/ask", params={"q": "What happens?"})
         assert "event: failed" in r.text and "VIDMEM_LLM_MODEL is not set" in r.text
         assert c.get("/api/ask", params={"q": "x", "planner": "nope"}).status_code == 400
+
+
+def test_serves_a_ducklake_memory(tmp_path: Path, media: dict[str, Path]) -> None:
+    from memory import VideoRecord, VideoRows, open_memory, rows_table
+
+    uri = f"ducklake:sqlite:{tmp_path / 'lake.sqlite'}"
+    vid = "vlake000000000000"
+    with open_memory(uri) as mem:
+        segment = {"segment_id": 0, "start_s": 1.5, "end_s": 4.0, "text": "The lake train departs."}
+        record = VideoRecord(vid, str(media["speech_sign"]), "ok", duration_s=12.0, width=768, height=576)
+        mem.write_video(VideoRows(record, {"transcript": rows_table("transcript", [segment], vid)}))
+    with TestClient(create_app(uri, hold_s=0)) as c:
+        assert [v["video_id"] for v in c.get("/api/videos").json()] == [vid]
+        page = c.get(f"/videos/{vid}")
+        assert page.status_code == 200 and "The lake train departs." in page.text
+        hits = c.get("/api/search", params={"q": "lake train"}).json()
+        assert hits and hits[0]["start_s"] == 1.5 and hits[0]["kind"] == "speech"
+        assert c.post("/api/sql", json={"sql": "SELECT count(*) FROM transcript"}).json()["rows"] == [[1]]
+        assert c.get(f"/media/{vid}", headers={"Range": "bytes=0-9"}).status_code == 206
