@@ -153,6 +153,21 @@ def test_video_text_is_shown_as_text(server: str, page: Any, shots: Path) -> Non
     assert page.locator("#transcript b").count() == 0
 
 
+def test_masks_are_filled_over_the_video(server: str, page: Any) -> None:
+    page.goto(f"{server}/videos/vxss0000000000000")
+    page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=15000)
+    page.locator("#transcript .line").first.click()  # 1.0 s: the ball's box and mask are stored there
+    # The mask (150..250 px square) is filled; the box's inside outside the mask is not.
+    alpha_at = """([x, y]) => {
+        const v = document.getElementById('video'), c = document.getElementById('overlay');
+        const s = Math.min(c.width / v.videoWidth, c.height / v.videoHeight);
+        const ox = (c.width - v.videoWidth * s) / 2, oy = (c.height - v.videoHeight * s) / 2;
+        return c.getContext('2d').getImageData(Math.round(ox + x * s), Math.round(oy + y * s), 1, 1).data[3];
+    }"""
+    page.wait_for_function(f"({alpha_at})([200, 200]) > 0", timeout=10000)
+    assert page.evaluate(alpha_at, [125, 200]) == 0
+
+
 def test_search_opens_a_hit_at_its_time(server: str, page: Any, shots: Path) -> None:
     page.goto(f"{server}/search")
     page.fill("#q", "platform")
