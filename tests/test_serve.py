@@ -262,3 +262,10 @@ def test_serves_a_ducklake_memory(tmp_path: Path, media: dict[str, Path]) -> Non
         assert hits and hits[0]["start_s"] == 1.5 and hits[0]["kind"] == "speech"
         assert c.post("/api/sql", json={"sql": "SELECT count(*) FROM transcript"}).json()["rows"] == [[1]]
         assert c.get(f"/media/{vid}", headers={"Range": "bytes=0-9"}).status_code == 206
+
+
+def test_serve_refuses_a_missing_memory_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vidmem.cli import main
+
+    assert main(["serve", "--memory", str(tmp_path / "none.duckdb")]) == 1
+    assert "no memory at" in capsys.readouterr().err

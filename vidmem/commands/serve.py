@@ -56,10 +56,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     import uvicorn
 
-    from memory import open_memory
-    from vidmem.serve import create_app
+    from vidmem.serve import MemoryBusy, MemorySource, create_app
 
-    open_memory(args.memory, read_only=True).close()  # a wrong path or a non-memory fails here, in words
+    try:  # a wrong path or a file that is no memory fails here, in words
+        with MemorySource(args.memory, hold_s=0).lease():
+            pass
+    except MemoryBusy as exc:  # an ingest is writing: serve anyway, pages say so until it is done
+        print(f"vidmem serve: {exc}", file=sys.stderr)
     app = create_app(args.memory, token=args.token, hold_s=args.hold_s)
     where = f"http://{args.host}:{args.port}/" + (f"?token={args.token}" if args.token else "")
     print(f"vidmem serve: {args.memory} at {where} (API: /docs); Ctrl+C stops", file=sys.stderr)
