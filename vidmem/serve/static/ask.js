@@ -6,6 +6,7 @@
   const status = document.getElementById("ask-status");
   const box = document.getElementById("answer-box");
   let source = null;
+  let timer = null;
   function el(tag, text, cls) {
     const e = document.createElement(tag);
     if (text !== undefined) e.textContent = text;
@@ -50,7 +51,14 @@
                                         planner: document.getElementById("planner").value});
     if (video) params.set("video_id", video);
     const started = performance.now();
-    status.textContent = "thinking…";
+    let calls = 0;
+    status.className = "dim";
+    const tick = () => {
+      status.textContent = `thinking… ${((performance.now() - started) / 1000).toFixed(0)} s, ${calls} model calls`;
+    };
+    tick();
+    clearInterval(timer);
+    timer = setInterval(tick, 1000);
     source = new EventSource("/api/ask?" + params);
     source.addEventListener("llm", (m) => {
       const d = JSON.parse(m.data);
@@ -58,18 +66,28 @@
       li.appendChild(el("div", `call ${d.n} · ${d.prompt_tokens}+${d.completion_tokens} tokens · ${d.seconds} s`, "dim"));
       li.appendChild(el("pre", d.text));
       steps.appendChild(li);
-      status.textContent = `thinking… ${((performance.now() - started) / 1000).toFixed(0)} s, ${d.n} model calls`;
+      calls = d.n;
+      tick();
     });
     source.addEventListener("answer", (m) => {
       source.close();
+      clearInterval(timer);
       status.textContent = "done";
       showAnswer(JSON.parse(m.data), video);
     });
     source.addEventListener("failed", (m) => {
       source.close();
+      clearInterval(timer);
       status.textContent = "failed: " + JSON.parse(m.data).message;
       status.className = "error";
     });
-    source.onerror = () => { if (source.readyState === EventSource.CLOSED) return; };
+    // EventSource reconnects by itself, which would ask the question again: stop instead.
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) return;
+      source.close();
+      clearInterval(timer);
+      status.textContent = "the connection to the server was lost before the answer came";
+      status.className = "error";
+    };
   });
 })();
