@@ -7,8 +7,9 @@ BIN    := $(VENV)/bin
 MEMORY ?= sample.duckdb
 # System packages: FFmpeg (decode/probe), espeak-ng (speech fixtures), opencv-doc + alsa-utils (sample media), fonts.
 APT_PACKAGES := ffmpeg espeak-ng opencv-doc alsa-utils fonts-dejavu-core
-# Tests also start a throwaway PostgreSQL server for the DuckLake-on-PostgreSQL catalog test.
-TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql
+# Tests also start a throwaway PostgreSQL server for the DuckLake-on-PostgreSQL catalog test, and
+# drive vidmem serve's pages in Debian's chromium (Playwright never downloads a browser here).
+TEST_APT_PACKAGES := $(APT_PACKAGES) postgresql chromium
 LOCAL_LLM := ../shared/tools/local-llm
 
 .PHONY: install system-deps test-deps quickstart test lint typecheck pytest llm clean

@@ -9,6 +9,7 @@ from agents.chain import ChainSettings, PlanResult
 from agents.choices import ChoiceSettings
 from agents.critic import CriticSettings
 from agents.errors import AgentError, GuardError, LLMError, ModelOutputError, SQLRunError
+from agents.guard import GuardedSQL, QueryResult, guarded
 from agents.llm import ChatModel, Completion, Message
 from agents.mcts import MctsSettings
 from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
@@ -32,6 +33,7 @@ __all__ = [
     "CriticSettings",
     "Evidence",
     "GuardError",
+    "GuardedSQL",
     "LLMError",
     "MctsSettings",
     "Message",
@@ -40,6 +42,7 @@ __all__ = [
     "Observation",
     "PlanResult",
     "Planner",
+    "QueryResult",
     "ReactSettings",
     "SQLRunError",
     "SearchTree",
@@ -50,6 +53,7 @@ __all__ = [
     "ToolContext",
     "Usage",
     "ask",
+    "guarded",
     "make_planner",
     "render_tree",
 ]

@@ -11,7 +11,7 @@ import time
 
 from bench.report import MARK, machine
 
-BENCHES = ("ingest", "archive", "queries", "agents")
+BENCHES = ("ingest", "archive", "queries", "agents", "serve")
 
 
 def main(names: list[str]) -> int:

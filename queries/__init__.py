@@ -11,6 +11,7 @@ functions with bound parameters, semantic and keyword search, and result formatt
 How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md.
 """
 
+from queries.browse import MAX_WINDOW_S, detections_between, list_videos, video_record, video_tracks
 from queries.connect import sqlalchemy_engine, sqlalchemy_url
 from queries.counts import (
     category_counts,
@@ -50,6 +51,7 @@ from queries.visibility import TrackPosition, track_path, track_position, tracks
 
 __all__ = [
     "FORMATS",
+    "MAX_WINDOW_S",
     "Encoder",
     "FrameHit",
     "Installation",
@@ -68,6 +70,7 @@ __all__ = [
     "cooccurrence",
     "cursor",
     "describe_library",
+    "detections_between",
     "format_result",
     "frames_like",
     "install",
@@ -76,6 +79,7 @@ __all__ = [
     "library_objects",
     "library_script",
     "library_version",
+    "list_videos",
     "run_sql",
     "search_frames",
     "search_texts",
@@ -90,7 +94,9 @@ __all__ = [
     "tracks_at",
     "tracks_with",
     "video_overview",
+    "video_record",
     "video_timeline",
+    "video_tracks",
     "when_track_visible",
     "when_visible",
 ]

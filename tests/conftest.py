@@ -59,3 +59,41 @@ def known_memory(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open_memory(path) as mem:
         write_known(mem, minilm)
     return path
+
+
+# ---------------------------------------------------------------- vidmem serve: a memory to browse
+
+
+XSS_TEXT = "<script>window.pwned = 1</script> hello <b>bold</b>"
+
+
+@pytest.fixture(scope="session")
+def serve_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The speech_sign clip ingested with ASR, OCR and tracking, plus a video whose transcript holds
+    HTML (`XSS_TEXT` at 1-2 s) and a failed one (read it, don't write)."""
+    from ingest import IngestSettings, Pipeline
+    from memory import VideoRecord, VideoRows, open_memory, rows_table
+
+    path = tmp_path_factory.mktemp("serve") / "serve.duckdb"
+    with open_memory(path) as mem:
+        result = Pipeline(IngestSettings().only("asr", "ocr", "tracking")).ingest(media["speech_sign"], mem)
+        assert result.status == "ok", result.error
+        vid = "vxss0000000000000"
+        segment = {"segment_id": 0, "start_s": 1.0, "end_s": 2.0, "text": XSS_TEXT}
+        record = VideoRecord(vid, str(media["speech_count"]), "ok", duration_s=6.0, width=640, height=360)
+        # one track with a square mask inside its box, every half second: the player fills masks
+        track = {"track_id": 1, "category": "ball", "first_s": 0.0, "last_s": 3.0, "num_detections": 7}
+        mask = json.dumps([[150, 150], [250, 150], [250, 250], [150, 250]])
+        boxes = [
+            {"track_id": 1, "frame_index": int(t * 25), "t_s": t, "x1": 100.0, "y1": 100.0, "x2": 300.0, "y2": 300.0,
+             "confidence": 0.9, "category": "ball", "mask_polygon": mask}
+            for t in (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
+        ]  # fmt: skip
+        mem.write_video(VideoRows(record, {
+            "transcript": rows_table("transcript", [segment], vid),
+            "tracks": rows_table("tracks", [track], vid),
+            "detections": rows_table("detections", boxes, vid),
+        }))  # fmt: skip
+        missing = str(media["bad_missing"])
+        mem.record_failure(VideoRecord("vfailed0000000000", missing, "failed", error="no video stream"))
+    return path

@@ -14,7 +14,7 @@ from bench.report import MARK, emit
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-@pytest.mark.parametrize("name", ["ingest", "archive", "queries", "agents"])
+@pytest.mark.parametrize("name", ["ingest", "archive", "queries", "agents", "serve"])
 def test_every_benchmark_emits_its_figures(name: str) -> None:
     tree = ast.parse((BENCH / f"{name}.py").read_text())
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "emit"]

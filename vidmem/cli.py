@@ -25,6 +25,7 @@ COMMANDS = {
     "models": "show what each model role will use, or why it is unavailable",
     "export": "copy the memory to a standalone DuckDB file or Parquet files",
     "mcp": "serve the memory to other agents over MCP (stdio)",
+    "serve": "browse the memory in a web browser, with a JSON API",
 }
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

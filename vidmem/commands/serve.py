@@ -1,0 +1,70 @@
+"""vidmem serve: the memory in a browser (archive, video timeline, search, SQL, ask) and a JSON API."""
+
+import argparse
+import ipaddress
+import os
+import sys
+
+from vidmem.cli import EXIT_OK, EXIT_USAGE, add_memory_arg
+
+TOKEN_ENV = "VIDMEM_SERVE_TOKEN"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="browse the memory in a web browser, with a JSON API",
+        description="Serve the memory over HTTP: the archive, each video with its timeline, boxes and transcript, "
+        "search, guarded read-only SQL and questions. The JSON API is documented at /docs. The memory is "
+        "opened read-only and only while requests use it, so `vidmem ingest` can write between them (a DuckLake "
+        "memory can be read while it is written).",
+        epilog="Examples:\n  vidmem serve --memory archive.duckdb\n"
+        "  VIDMEM_SERVE_TOKEN=secret vidmem serve --host 0.0.0.0 --port 8080",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_memory_arg(p)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV),
+        help=f"require this token on every request (default ${TOKEN_ENV}); needed to listen beyond this machine",
+    )
+    p.add_argument(
+        "--hold-s", type=float, default=2.0, metavar="S",
+        help="keep the memory open this long after the last request (default 2; 0: close after each request)",
+    )
+    p.set_defaults(run=run)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    if not is_loopback(args.host) and not args.token:
+        print(
+            f"vidmem serve: listening on {args.host} exposes the memory beyond this machine: set a token "
+            f"(--token or ${TOKEN_ENV})",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    import uvicorn
+
+    from vidmem.serve import MemoryBusy, MemorySource, create_app
+
+    try:  # a wrong path or a file that is no memory fails here, in words
+        with MemorySource(args.memory, hold_s=0).lease():
+            pass
+    except MemoryBusy as exc:  # an ingest is writing: serve anyway, pages say so until it is done
+        print(f"vidmem serve: {exc}", file=sys.stderr)
+    app = create_app(args.memory, token=args.token, hold_s=args.hold_s)
+    where = f"http://{args.host}:{args.port}/" + (f"?token={args.token}" if args.token else "")
+    print(f"vidmem serve: {args.memory} at {where} (API: /docs); Ctrl+C stops", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return EXIT_OK

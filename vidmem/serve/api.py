@@ -1,0 +1,245 @@
+"""The JSON API (documented at /docs) and the media route the video player streams from."""
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import pyarrow as pa
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+
+import queries
+from memory import Memory, describe_schema
+from vidmem.serve.state import ServeState
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+#: Rows the SQL page shows; a download carries up to DOWNLOAD_ROWS.
+SQL_ROWS, DOWNLOAD_ROWS = 1000, 1_000_000
+SQL_TIMEOUT_S = 30.0
+#: Search result kinds, named like the `timeline` view's kinds.
+KIND_OF_SOURCE = {"transcript": "speech", "ocr_spans": "text", "captions": "caption"}
+
+
+def state_of(request: Request) -> ServeState:
+    state: ServeState = request.app.state.serve
+    return state
+
+
+# ------------------------------------------------------------------------------ videos
+
+
+class VideoOut(BaseModel):
+    video_id: str
+    path: str
+    status: str
+    duration_s: float | None = None
+    width: int | None = None
+    height: int | None = None
+    fps: float | None = None
+    has_audio: bool | None = None
+    size_bytes: int | None = None
+    roles: str | None = Field(None, description="JSON object: model role -> 'ran', 'skipped: why' or 'failed: why'")
+    error: str | None = None
+    ingested_at: Any = None
+
+
+@router.get("/api/videos", response_model=list[VideoOut], tags=["videos"])
+def api_videos(
+    request: Request,
+    response: Response,
+    q: str | None = Query(None, description="keep videos whose path or id contains this"),
+    status: Literal["ok", "failed"] | None = None,
+    limit: int = Query(100, ge=1, le=10_000),
+    offset: int = Query(0, ge=0),
+) -> list[dict[str, Any]]:
+    """The memory's videos ordered by path, one page at a time; the header X-Total-Count says how many match."""
+    with state_of(request).source.lease() as memory:
+        page, total = queries.list_videos(memory, text=q, status=status, limit=limit, offset=offset)
+    response.headers["X-Total-Count"] = str(total)
+    return clean_rows(page)
+
+
+@router.get("/api/videos/{video_id}/timeline", tags=["videos"])
+def api_timeline(
+    request: Request, video_id: str, from_s: float | None = None, to_s: float | None = None
+) -> list[dict[str, Any]]:
+    """Every event of a video in time order (speech, on-screen text, captions, tracks appearing and
+    leaving, actions), only those overlapping [from_s, to_s] when given."""
+    with state_of(request).source.lease() as memory:
+        return clean_rows(queries.video_timeline(memory, video_id, from_s, to_s))
+
+
+@router.get("/api/videos/{video_id}/detections", tags=["videos"])
+def api_detections(request: Request, video_id: str, from_s: float, to_s: float) -> dict[str, Any]:
+    """The boxes sampled between from_s and to_s (at most queries.MAX_WINDOW_S apart), as columns:
+    what the player draws over the video."""
+    with state_of(request).source.lease() as memory:
+        rows = queries.detections_between(memory, video_id, from_s, to_s)
+    return {name: clean(rows.column(name).to_pylist()) for name in rows.column_names}
+
+
+@router.get("/media/{video_id}", tags=["videos"], response_class=FileResponse)
+def media(request: Request, video_id: str) -> Response:
+    """The original file of a registered video, with HTTP Range support (206 Partial Content)."""
+    with state_of(request).source.lease() as memory:
+        record = queries.video_record(memory, video_id)
+    path = Path(str(record["path"]))
+    if not path.is_file():
+        return JSONResponse({"detail": f"the file of video {video_id} is no longer at {path}"}, status_code=404)
+    return FileResponse(path, content_disposition_type="inline")
+
+
+# ------------------------------------------------------------------------------ search
+
+
+class HitOut(BaseModel):
+    video_id: str
+    start_s: float
+    end_s: float
+    kind: str = Field(description="'speech', 'text' (on screen), 'caption' or 'frame'")
+    text: str
+    score: float
+    match: str = Field(description="'keyword' (BM25 or substring) or 'semantic' (embeddings)")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[dict[str, Any]]
+    notes: list[str]  # why a kind of search did not run (no embeddings, no encoder)
+
+
+def search(state: ServeState, memory: Memory, q: str, video_id: str | None, k: int) -> SearchResult:
+    """Keyword hits, then semantic text hits not already found, then frames (CLIP), each a dict of HitOut."""
+    notes: list[str] = []
+    found: dict[tuple[str, str, int], dict[str, Any]] = {}
+
+    def add(hits: list[queries.TextHit], match: str) -> None:
+        for h in hits:
+            found.setdefault(
+                (h.video_id, h.source, h.item_id),
+                {"video_id": h.video_id, "start_s": h.start_s, "end_s": h.end_s,
+                 "kind": KIND_OF_SOURCE.get(h.source, h.source), "text": h.text, "score": h.score, "match": match},
+            )
+
+    try:
+        add(queries.keyword_search(memory, q, k=k, video_id=video_id), "keyword")
+    except queries.ParameterError:
+        raise
+    except queries.QueryError as exc:  # e.g. a query of punctuation only: no words to look for
+        notes.append(f"keyword search: {exc}")
+    encoders = state.encoders()
+    for role, what in (("text", "semantic text search"), ("clip", "frame search")):
+        encoder = encoders.get(role)
+        if encoder is None:
+            notes.append(f"{what}: no {role} encoder available here")
+            continue
+        try:
+            if role == "text":
+                add(queries.search_texts(memory, encoder, q, k=k, video_id=video_id), "semantic")
+            else:
+                for f in queries.search_frames(memory, encoder, q, k=k, video_id=video_id):
+                    found[(f.video_id, "frame", f.frame_index)] = {
+                        "video_id": f.video_id, "start_s": f.t_s, "end_s": f.t_s, "kind": "frame", "text": "",
+                        "score": f.score, "match": "semantic",
+                    }
+        except queries.SearchUnavailable as exc:
+            notes.append(f"{what}: {exc}")
+    return SearchResult([clean(h) for h in found.values()], notes)
+
+
+@router.get("/api/search", response_model=list[HitOut], tags=["search"])
+def api_search(
+    request: Request,
+    q: str = Query(..., min_length=1, description="words or a question"),
+    video_id: str | None = None,
+    k: int = Query(10, ge=1, le=1000, description="hits per kind of search"),
+) -> list[dict[str, Any]]:
+    """One query over transcript, on-screen text and captions (keyword, then semantic when text
+    embeddings are stored), and over frames when CLIP embeddings are stored."""
+    state = state_of(request)
+    with state.source.lease() as memory:
+        return search(state, memory, q, video_id, k).hits
+
+
+# ------------------------------------------------------------------------------ SQL
+
+
+class SQLIn(BaseModel):
+    sql: str = Field(description="one read-only SELECT / WITH query")
+
+
+class SQLOut(BaseModel):
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool = Field(description="more rows existed than were returned")
+    seconds: float
+
+
+def run_guarded(memory: Memory, sql: str, max_rows: int) -> Any:
+    """`sql` through the agents' guard (one read-only query, no files or settings, a time limit)."""
+    from agents import guarded
+
+    return guarded(memory).run(sql, max_rows=max_rows, timeout_s=SQL_TIMEOUT_S)
+
+
+@router.post("/api/sql", response_model=SQLOut, tags=["sql"])
+def api_sql(request: Request, body: SQLIn) -> dict[str, Any]:
+    """Run one guarded read-only query; a write, a file read or any other escape is a 400 with the guard's message."""
+    with state_of(request).source.lease() as memory:
+        result = run_guarded(memory, body.sql, SQL_ROWS)
+    return {
+        "columns": list(result.columns),
+        "rows": clean([list(r) for r in result.rows]),
+        "truncated": result.truncated,
+        "seconds": result.seconds,
+    }
+
+
+@router.get("/api/sql/download", tags=["sql"])
+def api_sql_download(request: Request, sql: str, format: Literal["csv", "parquet", "json"] = "csv") -> Response:
+    """The whole result of a guarded query as a file (up to a million rows)."""
+    with state_of(request).source.lease() as memory:
+        result = run_guarded(memory, sql, DOWNLOAD_ROWS)
+    table = pa.Table.from_pylist(result.dicts()) if result.rows else pa.table({c: [] for c in result.columns})
+    body = queries.format_result(table, format)
+    data = body if isinstance(body, bytes) else body.encode()
+    media_type = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet", "json": "application/json"}
+    return Response(
+        data,
+        media_type=media_type[format],
+        headers={"Content-Disposition": f'attachment; filename="vidmem-result.{format}"'},
+    )
+
+
+@router.get("/api/schema", tags=["sql"], response_class=Response)
+def api_schema() -> Response:
+    """The schema description (tables, columns, meaning, units) and the query library's views and macros."""
+    return Response(schema_text(), media_type="text/plain")
+
+
+def schema_text() -> str:
+    return describe_schema() + "\n\n" + queries.describe_library()
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def clean_rows(table: pa.Table) -> list[dict[str, Any]]:
+    return [clean(r) for r in table.to_pylist()]
+
+
+def clean(value: Any) -> Any:
+    """`value` made JSON-safe: NaN and infinities become null (JSON has no NaN)."""
+    if isinstance(value, float):
+        return value if value - value == 0 else None
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(v) for v in value]
+    return value
+
