@@ -32,6 +32,7 @@ from queries.library import (
     library_version,
 )
 from queries.output import FORMATS, format_result
+from queries.readonly import ReadOnlyError, ReadOnlySession
 from queries.run import run_sql
 from queries.search import (
     Encoder,
@@ -56,6 +57,8 @@ __all__ = [
     "LibraryObject",
     "ParameterError",
     "QueryError",
+    "ReadOnlyError",
+    "ReadOnlySession",
     "SearchUnavailable",
     "TextHit",
     "TrackPosition",
