@@ -19,6 +19,7 @@ Nothing run in it can change or destroy the memory or any file. Two layers:
         session.run("COPY tracks TO 'x.csv'")               # ReadOnlyError: COPY writes files ...
 """
 
+import contextlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -183,6 +184,7 @@ class ReadOnlySession:
             raise QueryError(f"no such folder to read from: {', '.join(missing)}")
         memory.load_extension("fts")  # the keyword index's match_bm25, if the memory has one
         self._cur = cursor(memory)  # the query library in reach, before the settings lock
+        memory.on_close(self.close)  # the locked instance goes with the memory, cursor included
         lock_down(memory.con, memory.uri, read_dirs=self.read_dirs)
 
     @property
@@ -207,7 +209,8 @@ class ReadOnlySession:
         return result
 
     def close(self) -> None:
-        self._cur.close()
+        with contextlib.suppress(duckdb.Error):
+            self._cur.close()
 
 
 def _one_line(message: str) -> str:
