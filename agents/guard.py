@@ -2,21 +2,27 @@
 
 Two layers, each enough on its own for the common attacks:
 
-1. `SQLGuard.check` parses the text twice, with DuckDB's own parser (what would really run) and
-   with sqlglot (DuckDB dialect, for the tree), and allows exactly one SELECT / WITH ... SELECT
+1. `SQLGuard.check` parses the text with DuckDB's own parser (what would really run: the
+   statement kind, and through `queries.sql_names` every function and table it names) and with
+   sqlglot (DuckDB dialect, for the tree), and allows exactly one SELECT / WITH ... SELECT
    (UNION and friends fine) whose tables are memory tables, library views or the query's own CTEs,
-   whose table functions are a short allow-list (range, unnest, ...) and whose functions are
-   DuckDB built-ins minus those that read settings, files, logs or other databases. Everything
-   else (DDL, DML, PRAGMA, SET, ATTACH, COPY, INSTALL/LOAD, CALL, stacked statements,
-   `FROM 'file.csv'`, `read_csv(...)`) is a `GuardError` whose message says what to write instead.
+   whose table functions are a short allow-list (range, unnest, ...) and whose functions are on
+   the ALLOW-list agents/guard_functions.txt (plus the library's macros): nothing that takes SQL
+   text, settings or files, and nothing that builds values far bigger than its input (repeat,
+   lpad). Everything else (DDL, DML, PRAGMA, SET, ATTACH, COPY, INSTALL/LOAD, CALL, stacked
+   statements, `FROM 'file.csv'`, `read_csv(...)`) is a `GuardError` whose message says what to
+   write instead.
 2. `GuardedSQL` runs checked SQL on its own DuckDB instance: the memory attached READ_ONLY,
-   `enable_external_access=false`, Python replacement scans off, the configuration locked, a row cap
-   (streamed `fetchmany`) and a time limit (`interrupt()` from a timer thread). The analyst's
+   `enable_external_access=false`, Python replacement scans off, the configuration locked, a
+   memory limit, a row cap and a byte cap (results streamed as Arrow batches and measured before
+   they become Python objects) and a time limit (`interrupt()` from a timer thread). The analyst's
    connections (`vidmem sql`, `Memory.con`) are separate instances and keep their settings.
 
     runner = guarded(memory)                   # one per open memory, cached
     result = runner.run("SELECT count(*) AS n FROM tracks", max_rows=50, timeout_s=5)
-    result.columns, result.rows, result.truncated, result.seconds
+    result.columns, result.rows, result.truncated, result.truncated_by, result.seconds
+
+bench/guard_rss.py measures the process's peak memory under the hostile corpus and heavy queries.
 
 `SELECT * FROM duckdb_settings()` and the other `duckdb_*()` catalog functions are rejected: they
 are harmless to the data but show paths and configuration, and the prompt already has the schema.
@@ -25,11 +31,13 @@ are harmless to the data but show paths and configuration, and the prompt alread
 import contextlib
 import functools
 import logging
+import os
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 import duckdb
@@ -39,14 +47,17 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
 from memory import Memory, load_extension, metadata
+from queries.sql_names import ParseError, statement_names
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ROWS",
     "DEFAULT_TIMEOUT_S",
     "MEMORY_TABLES",
     "GuardedSQL",
     "QueryResult",
     "SQLGuard",
+    "allowed_functions",
     "guarded",
     "release_guarded",
 ]
@@ -54,7 +65,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_ROWS = 200
+#: Bytes of a result (as Arrow holds it) a query may return: rows past it are left out.
+DEFAULT_MAX_BYTES = 1_000_000
 DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_MEMORY_LIMIT = "1GB"
 MAX_SQL_CHARS = 20_000
 
 #: The memory's tables a query may read (bookkeeping `schema_info` too: harmless and tiny).
@@ -88,6 +102,22 @@ def is_denied_function(name: str) -> bool:
     """Whether a function name reads or changes anything outside the query (see _DENY_*)."""
     n = name.lower()
     return n in _DENY_NAMES or n.startswith(_DENY_PREFIXES) or n.endswith(_DENY_SUFFIXES)
+
+
+#: Left off the allow-list because they build values far larger than their input: one call can
+#: outgrow any memory limit (a 1.5 GB repeat() string took a process to 4.6 GB).
+_AMPLIFIERS = frozenset(
+    {"repeat", "lpad", "rpad", "printf", "format", "bar", "list_resize", "array_resize", "range", "generate_series",
+     "equi_width_bins", "fill", "to_base", "bitstring", "enum_range", "regexp_replace"}
+)  # fmt: skip
+
+
+@functools.cache
+def allowed_functions() -> frozenset[str]:
+    """The ALLOW-list of functions (agents/guard_functions.txt), lower-cased."""
+    text = resources.files("agents").joinpath("guard_functions.txt").read_text(encoding="utf-8")
+    names = (line.strip().lower() for line in text.splitlines())
+    return frozenset(n for n in names if n and not n.startswith("#"))
 
 
 @functools.cache
@@ -154,7 +184,7 @@ class SQLGuard:
     ) -> None:
         self.tables = frozenset(t.lower() for t in tables)
         self.table_functions = frozenset(f.lower() for f in table_functions)
-        funcs = builtin_functions() if functions is None else frozenset(f.lower() for f in functions)
+        funcs = allowed_functions() if functions is None else frozenset(f.lower() for f in functions)
         self.functions = frozenset(f for f in funcs if not is_denied_function(f))
 
     def check(self, sql: str) -> str:
@@ -165,6 +195,7 @@ class SQLGuard:
         if len(text) > MAX_SQL_CHARS:
             raise GuardError(f"SQL is {len(text)} characters long; keep a query under {MAX_SQL_CHARS}")
         self._check_statement_kind(text)
+        self._check_names(text)
         tree = self._parse(text)
         self._check_tree(tree)
         return text
@@ -183,6 +214,39 @@ class SQLGuard:
         kind = statements[0].type
         if kind != duckdb.StatementType.SELECT:
             raise GuardError(f"only a read-only SELECT (or WITH ... SELECT) may run; this is a {kind.name} statement")
+
+    def _check_names(self, text: str) -> None:
+        """Every function and table as DuckDB itself parses them, against the allow-lists."""
+        try:
+            names = statement_names(text)
+        except ParseError as exc:
+            raise GuardError(f"SQL syntax error: {_first_lines(str(exc))}") from None
+        for name in sorted(names.table_functions):
+            if name not in self.table_functions and name not in self.functions:
+                self._check_table_function(exp.Anonymous(this=name))
+        for name in sorted(names.functions):
+            if name in self.functions or name == "unnest":  # unnest(list) in SELECT expands rows, like in FROM
+                continue
+            if is_denied_function(name):
+                raise GuardError(f"function {name}() is not allowed: {_FILE_HINT}, and settings stay hidden")
+            if name in _AMPLIFIERS:
+                raise GuardError(
+                    f"function {name}() is not allowed: it can build values far larger than the memory holds"
+                )
+            raise GuardError(
+                f"unknown or disallowed function {name}(): use DuckDB's common SQL functions (text, math, "
+                "dates, lists, aggregates, window functions)"
+            )
+        for table in names.tables:
+            if table.catalog or (table.schema and table.schema.lower() != "main"):
+                raise GuardError(
+                    f"{table.qualified()}: use the bare table name ({table.name}); other databases and schemas "
+                    "are off limits"
+                )
+            if table.name.lower() not in self.tables and table.name.lower() not in names.ctes:
+                if _looks_like_path(table.name):
+                    raise GuardError(f"FROM {table.name!r} would read a file: {_FILE_HINT}")
+                raise GuardError(f"unknown table {table.name!r}; the tables you can query are {self._table_list()}")
 
     @staticmethod
     def _parse(text: str) -> exp.Query:
@@ -267,6 +331,8 @@ class QueryResult:
     rows: tuple[tuple[Any, ...], ...]
     truncated: bool
     seconds: float
+    truncated_by: str = ""  # 'rows' or 'bytes': which cap left rows out
+    nbytes: int = 0  # size of the rows returned, as Arrow held them
 
     def dicts(self) -> list[dict[str, Any]]:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
@@ -302,7 +368,11 @@ class GuardedSQL:
     """
 
     def __init__(
-        self, memory: Memory, *, install_library: LibraryInstaller | None = None, memory_limit: str = "2GB"
+        self,
+        memory: Memory,
+        *,
+        install_library: LibraryInstaller | None = None,
+        memory_limit: str = DEFAULT_MEMORY_LIMIT,
     ) -> None:
         self.uri = memory.uri  # not the Memory itself: `guarded` caches by weak reference to it
         con = duckdb.connect(":memory:", config=dict(_BASE_CONFIG))
@@ -322,6 +392,12 @@ class GuardedSQL:
             self.library_views = frozenset(views)
             self.library_functions = frozenset(funcs)
             con.execute(f"SET memory_limit = '{_quote(memory_limit)}'")  # a runaway join fails, not the host
+            #: The watchdog's bound on the process's growth during a query (DuckDB's memory_limit
+            #: leaves out strings built in vectors and results on their way out).
+            self.memory_bytes = _bytes(memory_limit)
+            # One thread: one vector of 2048 values in flight at a time, so that a query whose values
+            # grow (replace() with a long replacement) overshoots the watchdog by one vector, not two.
+            con.execute("SET threads = 1")
             self._lock_down(con, memory)
         except BaseException:
             con.close()
@@ -330,10 +406,8 @@ class GuardedSQL:
         # and guarded queries are short (they have a time limit).
         self._con = con
         self._con_lock = threading.Lock()
-        self.guard = SQLGuard(
-            MEMORY_TABLES | self.library_views,
-            functions=_function_names(con) | self.library_functions,
-        )
+        functions = allowed_functions() | self.library_functions
+        self.guard = SQLGuard(MEMORY_TABLES | self.library_views, functions=functions)
 
     @staticmethod
     def _attach(con: duckdb.DuckDBPyConnection, memory: Memory) -> None:
@@ -370,23 +444,38 @@ class GuardedSQL:
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
 
-    def run(self, sql: str, *, max_rows: int = DEFAULT_MAX_ROWS, timeout_s: float = DEFAULT_TIMEOUT_S) -> QueryResult:
-        """Check `sql`, run it, return at most `max_rows` rows. Raises GuardError when it may not
-        run and SQLRunError when it fails or runs past `timeout_s`; both messages are for the model."""
-        if max_rows < 1 or timeout_s <= 0:
-            raise ValueError(f"max_rows must be >= 1 and timeout_s > 0, got {max_rows}, {timeout_s}")
+    def run(
+        self,
+        sql: str,
+        *,
+        max_rows: int = DEFAULT_MAX_ROWS,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> QueryResult:
+        """Check `sql`, run it, return at most `max_rows` rows and `max_bytes` bytes. Raises
+        GuardError when it may not run and SQLRunError when it fails, runs past `timeout_s` or its
+        first row alone is over `max_bytes`; both messages are for the model."""
+        if max_rows < 1 or timeout_s <= 0 or max_bytes < 1:
+            raise ValueError(f"max_rows, max_bytes must be >= 1 and timeout_s > 0, got {max_rows}, {max_bytes}, "
+                             f"{timeout_s}")  # fmt: skip
         checked = self.guard.check(sql)
         with self._con_lock:
             con = self._con
-            timer = threading.Timer(timeout_s, con.interrupt)
-            timer.daemon = True
+            watchdog = _Watchdog(con, timeout_s, self.memory_bytes)
             start = time.perf_counter()
             try:
-                timer.start()
+                watchdog.start()
                 con.execute(checked)
                 columns = tuple(d[0] for d in con.description or ())
-                rows = con.fetchmany(max_rows + 1)  # streamed: the cap holds however big the result
-            except duckdb.InterruptException:
+                # Streamed in small Arrow batches, measured before any row becomes Python objects:
+                # the row and byte caps hold however big the result.
+                taken = _capped_rows(con.to_arrow_reader(_BATCH_ROWS), max_rows, max_bytes)
+            except (duckdb.InterruptException, _Interrupted):
+                if watchdog.reason == "memory":
+                    raise SQLRunError(
+                        f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
+                        "filter with WHERE, aggregate in SQL, or select shorter values"
+                    ) from None
                 raise SQLRunError(
                     f"the query ran longer than {timeout_s:g} s and was stopped: filter with WHERE (video_id, "
                     "times), aggregate in SQL, or avoid joining detections to itself"
@@ -397,20 +486,116 @@ class GuardedSQL:
             except duckdb.Error as exc:
                 raise SQLRunError(_first_lines(str(exc))) from None
             finally:
-                timer.cancel()
+                watchdog.stop()
                 with contextlib.suppress(duckdb.Error):
                     con.execute("SELECT 1").fetchall()  # drop what is left of a streamed result
+        rows, truncated_by, nbytes = taken
+        if truncated_by == "bytes" and not rows:
+            raise SQLRunError(
+                f"one row of the result is over {max_bytes:,} bytes: select fewer or shorter columns "
+                "(e.g. left(text, 200)), or aggregate in SQL"
+            )
         return QueryResult(
             sql=checked,
             columns=columns,
-            rows=tuple(tuple(r) for r in rows[:max_rows]),
-            truncated=len(rows) > max_rows,
+            rows=rows,
+            truncated=bool(truncated_by),
             seconds=time.perf_counter() - start,
+            truncated_by=truncated_by,
+            nbytes=nbytes,
         )
 
     def close(self) -> None:
         with self._con_lock:
             self._con.close()
+
+
+_BATCH_ROWS = 16
+_WATCH_EVERY_S = 0.02
+
+
+def _bytes(size: str) -> int:
+    """'1GB' -> bytes (the units DuckDB's memory_limit takes)."""
+    text = size.strip().upper().replace(" ", "").removesuffix("B").removesuffix("I")
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    try:
+        return int(float(text[:-1]) * scale[text[-1]]) if text and text[-1] in scale else int(float(text))
+    except ValueError:
+        raise AgentError(f"memory_limit {size!r}: expected a size such as '1GB' or '512MB'") from None
+
+
+def _rss() -> int | None:
+    """This process's resident memory in bytes (Linux), or None where /proc is not there."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Watchdog:
+    """Interrupts the query on `con` when it runs past `timeout_s`, or when this process's RSS grows
+    more than `memory_bytes` past what it was when the query started; `reason` says which."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, timeout_s: float, memory_bytes: int) -> None:
+        self.reason = ""
+        self._con = con
+        self._deadline = time.monotonic() + timeout_s
+        start = _rss()
+        self._cap = None if start is None else start + memory_bytes
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="guard-watchdog", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(_WATCH_EVERY_S):
+            if time.monotonic() >= self._deadline:
+                self.reason = "time"
+            elif self._cap is not None and (_rss() or 0) > self._cap:
+                self.reason = "memory"
+            else:
+                continue
+            self._con.interrupt()
+            return
+
+
+class _Interrupted(Exception):
+    """The time limit stopped the query while its Arrow stream was read."""
+
+
+def _capped_rows(
+    reader: Any, max_rows: int, max_bytes: int
+) -> tuple[tuple[tuple[Any, ...], ...], str, int]:
+    """Rows from an Arrow stream up to `max_rows` rows and `max_bytes` bytes; which cap cut it
+    ('rows', 'bytes' or ''), and the bytes kept. Each row is measured as Arrow holds it."""
+    rows: list[tuple[Any, ...]] = []
+    total = 0
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return tuple(rows), "", total
+        except Exception as exc:  # the stream surfaces DuckDB's interrupt as its own error
+            if "interrupt" in str(exc).lower():
+                raise _Interrupted() from exc
+            raise duckdb.Error(str(exc)) from exc
+        for i in range(batch.num_rows):
+            if len(rows) == max_rows:
+                return tuple(rows), "rows", total
+            row = batch.slice(i, 1)
+            if total + row.nbytes > max_bytes:
+                return tuple(rows), "bytes", total
+            total += row.nbytes
+            rows.append(tuple(row.column(j)[0].as_py() for j in range(row.num_columns)))
 
 
 def _quote(text: str) -> str:

@@ -1,6 +1,6 @@
 """Ingest errors: what went wrong with which file, and how to fix it."""
 
-from memory.errors import VidmemError
+from memory.errors import UsageError, VidmemError
 
 
 class IngestError(VidmemError):
@@ -11,8 +11,8 @@ class BadVideoError(IngestError):
     """The file is missing, empty, unreadable, truncated or not a video."""
 
 
-class SettingsError(IngestError):
-    """Ingest settings are invalid; raised when a run starts, not an hour into it."""
+class SettingsError(IngestError, UsageError):
+    """Ingest settings or sources are invalid; raised when a run starts, not an hour into it."""
 
 
 class RoleUnavailable(IngestError):

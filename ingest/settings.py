@@ -7,7 +7,10 @@ change speed (batch sizes, device, threads) carry `metadata={"hash": False}`.
 
 import hashlib
 import json
+import math
+import re
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ingest.errors import SettingsError
@@ -21,8 +24,8 @@ def _speed_only(default: Any) -> Any:
 
 def _positive(owner: str, **values: float | None) -> None:
     for name, value in values.items():
-        if value is not None and value <= 0:
-            raise SettingsError(f"{owner}.{name} must be > 0, got {value}")
+        if value is not None and (not math.isfinite(value) or value <= 0):
+            raise SettingsError(f"{owner}.{name} must be a finite number > 0, got {value}")
 
 
 @dataclass(frozen=True)
@@ -171,9 +174,15 @@ class IngestSettings:
     decode_batch: int = _speed_only(16)
 
     def __post_init__(self) -> None:
-        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
+        if self.device not in ("auto", "cpu", "cuda") and not re.fullmatch(r"cuda:\d+", self.device):
             raise SettingsError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
         _positive("ingest", decode_batch=self.decode_batch)
+        for role in ROLE_NAMES:  # no setting of any role is negative, NaN or infinite
+            for f in fields(getattr(self, role)):
+                value = getattr(getattr(self, role), f.name)
+                number = isinstance(value, int | float) and not isinstance(value, bool)
+                if number and (not math.isfinite(value) or value < 0):
+                    raise SettingsError(f"{role}.{f.name} must be a finite number >= 0, got {value}")
 
     def only(self, *roles: str) -> "IngestSettings":
         """These settings with every role not named switched off (e.g. `only("asr")`)."""
@@ -182,6 +191,21 @@ class IngestSettings:
             raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(ROLE_NAMES)}")
         changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in ROLE_NAMES}
         return _replace(self, **changes)
+
+    def missing_weights(self) -> str | None:
+        """Why an explicit weights path of an enabled role cannot be used (it does not exist), or
+        None. An explicit path is never replaced by another model: check this when a run starts."""
+        for (role, name), kind in WEIGHT_PATHS.items():
+            value = getattr(getattr(self, role), name)
+            if not getattr(self, role).enabled or not value or not names_a_path(value, kind):
+                continue
+            if not Path(value).expanduser().exists():
+                what = "folder" if (role, name) == ("asr", "model") else "file"
+                return (
+                    f"{role}.{name}: no such {what} {value}; give existing weights or a model name "
+                    "(see vidmem models); an explicit path is never replaced by another model"
+                )
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -193,6 +217,29 @@ class IngestSettings:
 
 
 ROLE_NAMES = ("tracking", "asr", "ocr", "clip", "appearance", "actions", "captions", "text_embeddings")
+
+#: Settings that name weights, and how a path is told from a name the library downloads:
+#: 'path' is always a path; 'file' is a path when it has a folder in it (ultralytics, open_clip and
+#: boxmot names have none); 'hub' is a path when absolute or starting with ~ or . (hub ids are
+#: 'org/name').
+WEIGHT_PATHS: dict[tuple[str, str], str] = {
+    ("asr", "model"): "hub",
+    ("tracking", "model"): "file",
+    ("tracking", "reid_weights"): "file",
+    ("ocr", "det_model"): "path",
+    ("ocr", "rec_model"): "path",
+    ("clip", "pretrained"): "file",
+    ("text_embeddings", "model"): "hub",
+}
+
+
+def names_a_path(value: str, kind: str) -> bool:
+    """Whether a weights setting of this kind (see WEIGHT_PATHS) names a file or folder."""
+    if kind == "path":
+        return True
+    if value.startswith(("/", "~", "./", "../")) or value in (".", ".."):
+        return True
+    return kind == "file" and ("/" in value or "\\" in value)
 
 
 def _hashed(obj: Any) -> dict[str, Any]:

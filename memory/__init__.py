@@ -2,7 +2,7 @@
 
 from memory.ddl import arrow_schema
 from memory.description import describe_schema, schema_dict
-from memory.errors import SchemaError, StoreError, VidmemError
+from memory.errors import MemoryURIError, SchemaError, StoreError, UsageError, VidmemError
 from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_memory, read_parquet_export
 from memory.extensions import load_extension
 from memory.rows import VideoRecord, VideoRows, rows_table
@@ -19,9 +19,11 @@ __all__ = [
     "ExportResult",
     "Memory",
     "MemoryURI",
+    "MemoryURIError",
     "SchemaError",
     "StoreError",
     "StoredVideo",
+    "UsageError",
     "VideoRecord",
     "VideoRows",
     "VidmemError",

@@ -15,3 +15,12 @@ class StoreError(VidmemError):
 
 class SchemaError(StoreError):
     """Rows or a memory do not match the schema this vidmem knows."""
+
+
+class UsageError(VidmemError):
+    """What was asked cannot run as written (a flag, number, settings file, memory URI, list file):
+    the command line answers with one line and exit status 2, before any work starts."""
+
+
+class MemoryURIError(StoreError, UsageError):
+    """A memory URI that names no memory vidmem can open (unknown scheme, missing parts)."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from memory.errors import StoreError
+from memory.errors import MemoryURIError
 
 DEFAULT_URI = "vidmem.duckdb"
 
@@ -32,7 +32,7 @@ class MemoryURI:
 def parse_uri(uri: str | Path) -> MemoryURI:
     text = str(uri).strip()
     if not text:
-        raise StoreError("empty memory URI; give a .duckdb path or a ducklake: URI")
+        raise MemoryURIError("empty memory URI; give a .duckdb path or a ducklake: URI")
     if text.startswith("ducklake:"):
         spec, _, query = text[len("ducklake:") :].partition("?")
         data = parse_qs(query).get("data", [None])[0]
@@ -42,13 +42,13 @@ def parse_uri(uri: str | Path) -> MemoryURI:
             return MemoryURI("ducklake", f"sqlite:{catalog}", str(Path(data).expanduser().resolve()))
         if spec.startswith("postgres:"):
             if not data:
-                raise StoreError(f"{text}: a PostgreSQL-catalog DuckLake needs ?data=DIR for its Parquet files")
+                raise MemoryURIError(f"{text}: a PostgreSQL-catalog DuckLake needs ?data=DIR for its Parquet files")
             return MemoryURI("ducklake", spec, data)
-        raise StoreError(f"{text}: expected ducklake:sqlite:PATH or ducklake:postgres:CONNINFO?data=DIR")
+        raise MemoryURIError(f"{text}: expected ducklake:sqlite:PATH or ducklake:postgres:CONNINFO?data=DIR")
     if text.startswith("duckdb://"):
         text = text[len("duckdb://") :]
     elif text.startswith("duckdb:"):
         text = text[len("duckdb:") :]
     if "://" in text:
-        raise StoreError(f"{uri}: unknown memory URI scheme; use a .duckdb path or ducklake:sqlite:PATH")
+        raise MemoryURIError(f"{uri}: unknown memory URI scheme; use a .duckdb path or ducklake:sqlite:PATH")
     return MemoryURI("duckdb", str(Path(text).expanduser().resolve()))

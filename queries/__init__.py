@@ -33,6 +33,7 @@ from queries.library import (
     library_version,
 )
 from queries.output import FORMATS, format_result
+from queries.readonly import ReadOnlyError, ReadOnlySession
 from queries.run import run_sql
 from queries.search import (
     Encoder,
@@ -58,6 +59,8 @@ __all__ = [
     "LibraryObject",
     "ParameterError",
     "QueryError",
+    "ReadOnlyError",
+    "ReadOnlySession",
     "SearchUnavailable",
     "TextHit",
     "TrackPosition",

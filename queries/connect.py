@@ -9,13 +9,18 @@ from urllib.parse import quote
 
 from memory import MemoryURI, parse_uri
 from queries.errors import QueryError
+from queries.readonly import check_readonly, lock_down
+
+#: DuckDB settings of a read-only connection (see queries.readonly.lock_down): no files beside the
+#: memory, no Python variables as tables, and no statement can change these back.
+_LOCKED = "&enable_external_access=false&python_enable_replacements=false&lock_configuration=true"
 
 
 def sqlalchemy_url(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> str:
-    """A duckdb-engine URL for a DuckDB-file memory, read-only by default.
+    """A duckdb-engine URL for a DuckDB-file memory, read-only and locked down by default.
 
-    >>> sqlalchemy_url("/data/archive.duckdb")
-    'duckdb:////data/archive.duckdb?access_mode=read_only'
+    >>> sqlalchemy_url("/data/archive.duckdb")  # doctest: +ELLIPSIS
+    'duckdb:////data/archive.duckdb?access_mode=read_only&enable_external_access=false...&lock_configuration=true'
 
     Use it with `sqlalchemy.create_engine(url)` or `pandas.read_sql(sql, url)`. A DuckLake memory
     is attached, not opened by path: use `sqlalchemy_engine`, which does that on connect.
@@ -28,11 +33,14 @@ def sqlalchemy_url(memory_uri: str | Path | MemoryURI, *, read_only: bool = True
             f"{uri} is a DuckLake memory: there is no URL for it; use queries.sqlalchemy_engine({str(uri)!r})"
         )
     url = "duckdb:///" + quote(uri.location, safe="/:")
-    return url + "?access_mode=read_only" if read_only else url
+    return url + "?access_mode=read_only" + _LOCKED if read_only else url
 
 
 def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> Any:
     """A SQLAlchemy engine over the memory (DuckDB file or DuckLake), read-only by default.
+
+    Read-only engines refuse, before DuckDB sees it, any statement that `queries.readonly` refuses
+    (COPY, ATTACH, INSTALL/LOAD, SET, writes), and their DuckDB instance is locked down too.
 
     >>> import pandas as pd                                                          # doctest: +SKIP
     >>> pd.read_sql("SELECT * FROM category_counts", sqlalchemy_engine("archive.duckdb"))  # doctest: +SKIP
@@ -41,7 +49,10 @@ def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = T
 
     uri = memory_uri if isinstance(memory_uri, MemoryURI) else parse_uri(memory_uri)
     if uri.kind == "duckdb":
-        return create_engine(sqlalchemy_url(uri, read_only=read_only))
+        engine = create_engine(sqlalchemy_url(uri, read_only=read_only))
+        if read_only:
+            _check_statements(engine)
+        return engine
     from memory.extensions import packaged_extension
 
     engine = create_engine("duckdb:///:memory:")
@@ -58,5 +69,18 @@ def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = T
         opts = f" ({', '.join(options)})" if options else ""
         dbapi_con.execute(f"ATTACH 'ducklake:{uri.location}' AS lake{opts}")
         dbapi_con.execute("USE lake")
+        if read_only:
+            lock_down(dbapi_con, uri)
 
+    if read_only:
+        _check_statements(engine)
     return engine
+
+
+def _check_statements(engine: Any) -> None:
+    """Refuse, with queries.readonly's one-line reasons, what a read-only engine may not run."""
+    from sqlalchemy import event
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _check(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        check_readonly(statement)

@@ -10,7 +10,15 @@ import duckdb
 import pytest
 
 from agents.errors import AgentError, GuardError, SQLRunError
-from agents.guard import GuardedSQL, SQLGuard, guarded, is_denied_function, release_guarded
+from agents.guard import (
+    GuardedSQL,
+    SQLGuard,
+    allowed_functions,
+    builtin_functions,
+    guarded,
+    is_denied_function,
+    release_guarded,
+)
 from memory import open_memory
 from tests.test_tools_memory import INJECTION, build_memory
 
@@ -148,6 +156,38 @@ def test_row_cap_truncates(runner: GuardedSQL) -> None:
     result = runner.run("SELECT * FROM range(1000000000) AS r(i)", max_rows=5)
     assert len(result.rows) == 5 and result.truncated
     assert result.dicts()[0] == {"i": 0}
+
+
+def test_byte_cap_truncates_before_rows_become_python(runner: GuardedSQL) -> None:
+    full = runner.run("SELECT * FROM detections")
+    assert not full.truncated and full.nbytes > 0
+    capped = runner.run("SELECT * FROM detections", max_bytes=full.nbytes // 3)
+    assert capped.truncated and capped.truncated_by == "bytes"
+    assert 0 < len(capped.rows) < len(full.rows) and capped.nbytes <= full.nbytes // 3
+    assert capped.rows == full.rows[: len(capped.rows)]
+    assert runner.run("SELECT * FROM detections", max_rows=2).truncated_by == "rows"
+
+
+def test_one_row_over_the_byte_cap_says_what_to_do(runner: GuardedSQL) -> None:
+    # string_agg is allowed: 2 MB of text from a cross join (the memory limit bounds what it builds)
+    sql = "SELECT string_agg(word, ' ') AS s FROM transcript_words, range(40000) AS r(i)"
+    with pytest.raises(SQLRunError, match=r"over 1,000,000 bytes.*left\(text, 200\)"):
+        runner.run(sql)
+    assert runner.run("SELECT 1 AS ok").rows == ((1,),)
+
+
+def test_allow_list_is_builtins_that_take_no_sql_settings_or_files() -> None:
+    allowed = allowed_functions()
+    assert 400 < len(allowed) < len(builtin_functions())
+    assert allowed <= builtin_functions(), sorted(allowed - builtin_functions())  # no typos, no extension names
+    assert not [f for f in allowed if is_denied_function(f)]
+    for name in ("json_serialize_plan", "json_serialize_sql", "current_setting", "getvariable", "version",
+                 "current_database", "repeat", "lpad", "printf", "range", "pg_sleep", "write_log",
+                 "parse_path", "regexp_replace"):  # fmt: skip
+        assert name not in allowed, name
+    for name in ("upper", "count_star", "string_agg", "list_cosine_similarity", "regexp_matches", "row_number",
+                 "strftime", "~~", "||", "date_part", "struct_extract"):  # fmt: skip
+        assert name in allowed, name
 
 
 def test_time_limit_interrupts(runner: GuardedSQL) -> None:

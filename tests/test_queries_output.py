@@ -96,7 +96,7 @@ def test_sqlalchemy_url_works_with_pandas_and_sqlalchemy(known_memory: Path, tmp
     with open_memory(path) as memory:
         queries.install(memory)  # persisted: BI tools see the library too
     url = queries.sqlalchemy_url(path)
-    assert url == f"duckdb:///{path}?access_mode=read_only"
+    assert url.startswith(f"duckdb:///{path}?access_mode=read_only&enable_external_access=false")
     engine = sqlalchemy.create_engine(url)
     try:
         df = pd.read_sql("SELECT start_s, end_s FROM when_visible('vA', 'person') ORDER BY start_s", engine)

@@ -7,11 +7,13 @@ Exit status: 0 when everything asked for succeeded, 1 when some inputs failed (e
 import argparse
 import importlib
 import logging
+import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn
 
-from memory import DEFAULT_URI, VidmemError
+from memory import DEFAULT_URI, UsageError, VidmemError, parse_uri
 
 #: Subcommands and their one-line help, in the order `vidmem --help` lists them. Each is a module
 #: vidmem/commands/NAME.py with `add_parser(sub)` and `run(args) -> int`; only the one being run is
@@ -31,14 +33,53 @@ COMMANDS = {
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line (what is wrong, where the help is) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def default_memory() -> str:
     return os.environ.get("VIDMEM_MEMORY", DEFAULT_URI)
+
+
+def memory_uri(text: str) -> str:
+    """An argparse type: `text` when it is a memory URI vidmem can read (else a usage error)."""
+    try:
+        parse_uri(text)
+    except VidmemError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _number(kind: type[int] | type[float], minimum: float, *, strict: bool) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if value < minimum or (strict and value == minimum):
+            raise argparse.ArgumentTypeError(f"must be {'above' if strict else 'at least'} {minimum:g}, got {text}")
+        return value
+
+    return parse
+
+
+#: argparse types for numbers: finite, in range, else one usage line.
+positive_int = _number(int, 1, strict=False)
+non_negative_int = _number(int, 0, strict=False)
+positive_float = _number(float, 0, strict=True)
 
 
 def add_memory_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory",
         "-m",
+        type=memory_uri,
         default=default_memory(),
         metavar="URI",
         help="memory to use: a .duckdb file or ducklake:sqlite:PATH (default: $VIDMEM_MEMORY, else ./vidmem.duckdb)",
@@ -47,14 +88,14 @@ def add_memory_arg(parser: argparse.ArgumentParser) -> None:
 
 def add_budget_args(parser: argparse.ArgumentParser) -> None:
     """Planner budgets, shared by `vidmem ask` and `vidmem eval` (see vidmem.compose.agent_settings)."""
-    parser.add_argument("--max-steps", type=int, metavar="N", help="steps per chain, for every planner")
-    parser.add_argument("--mcts-n", type=int, metavar="N", help="MCTS: solutions to search (default 4)")
-    parser.add_argument("--critic-rounds", type=int, metavar="N", help="critic: review rounds (default 2)")
+    parser.add_argument("--max-steps", type=positive_int, metavar="N", help="steps per chain, for every planner")
+    parser.add_argument("--mcts-n", type=positive_int, metavar="N", help="MCTS: solutions to search (default 4)")
+    parser.add_argument("--critic-rounds", type=non_negative_int, metavar="N", help="critic: review rounds (default 2)")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `command`, only that subcommand's module is imported and fully described."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="vidmem",
         description="Turn videos into a SQL memory and answer questions over it.",
         epilog="Run 'vidmem COMMAND --help' for each command's options.",
@@ -83,9 +124,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.run(args))
+    except UsageError as exc:  # checked before work starts: one line, exit 2
+        print(f"vidmem {args.command}: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
     except VidmemError as exc:
         print(f"vidmem {args.command}: {exc}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print(f"vidmem {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(exc: Exception) -> str:
+    return " ".join(str(exc).split())

@@ -229,20 +229,26 @@ class SqlSubAgent:
         if result is None:
             last = run.attempts[-1]
             tried = [Evidence(self.name, sql=a.sql, note=f"failed: {a.error}") for a in run.attempts if a.sql]
+            # DuckDB's messages can quote stored values (a failed cast shows the text): data too.
             return Observation(
                 "",
                 evidence=tuple(tried),
-                error=f"{self.name} could not write a working query in {len(run.attempts)} tries; last problem: "
-                f"{last.error}. Rephrase the sub-question or use another tool.",
+                error=f"{self.name} could not write a working query in {len(run.attempts)} tries; rephrase the "
+                "sub-question or use another tool. Last problem:\n" + quote_data(str(last.error), "error message"),
             )
         answer = self._summarize(question, result, ctx)
-        note = f"{len(result.rows)} rows{' (more left out: row cap)' if result.truncated else ''}"
+        cap = "byte cap" if result.truncated_by == "bytes" else "row cap"
+        note = f"{len(result.rows)} rows{f' (more left out: {cap})' if result.truncated else ''}"
         evidence = evidence_from_rows(
             self.name, result.columns, result.rows, sql=result.sql, video_id=ctx.video_id, note=note
         )
         shown = self.settings.rows_in_observation
-        text = f"{answer}\nSQL: {' '.join(result.sql.split())}\n" + quote_data(
-            rows_text(result.columns, result.rows, limit=shown), f"query result, {note}"
+        # Whatever the result's shape, the answer (a summary of rows, or the one value) and the
+        # rows reach the model only inside data fences.
+        text = (
+            quote_data(answer, "answer from the query result")
+            + f"\nSQL: {' '.join(result.sql.split())}\n"
+            + quote_data(rows_text(result.columns, result.rows, limit=shown), f"query result, {note}")
         )
         return Observation(text, evidence=(evidence,))
 
@@ -280,7 +286,7 @@ class SqlSubAgent:
                 else (f"The query returned {len(result.rows)} rows.")
             )
         if mode == "auto" and len(result.rows) == 1 and len(result.columns) == 1:
-            return f"{result.columns[0]} = {rows_text(result.columns, result.rows).splitlines()[1]}"
+            return f"{result.columns[0]} = {rows_text(result.columns, result.rows).splitlines()[1]}"  # fenced by run()
         t = _templates()
         rows = quote_data(
             rows_text(result.columns, result.rows, limit=self.settings.rows_shown),

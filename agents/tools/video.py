@@ -286,7 +286,8 @@ class RetrievalQA:
         reply = ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
         how = "semantic and keyword retrieval" if not unavailable else "keyword retrieval"
         evidence = _hits_evidence(self.name, hits, ctx, f"{len(hits)} passages, {how}")
-        return Observation(f"{reply.text.strip()}\n{passages}", evidence=(evidence,))
+        answer = quote_data(reply.text.strip(), "answer written from the passages")  # may quote them: data too
+        return Observation(f"{answer}\n{passages}", evidence=(evidence,))
 
 
 class Think:

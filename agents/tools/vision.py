@@ -23,7 +23,7 @@ from agents.errors import ModelOutputError
 from agents.llm import Completion, Message
 from agents.steps import Evidence, Observation
 from agents.tools.base import ToolContext
-from agents.tools.format import fmt_s, parse_object, parse_span
+from agents.tools.format import fmt_s, parse_object, parse_span, quote_data
 
 __all__ = ["CaptionFrames", "CompareFrames", "QueryVision", "VisionModel", "read_frames", "sample_times"]
 
@@ -166,7 +166,8 @@ class _VisionTool:
             note=note or f"{len(images)} frames shown to {getattr(ctx.vision_llm, 'model', 'the vision model')}",
         )
         seen = ", ".join(fmt_s(t) for t in actual)
-        return Observation(f"{reply.text.strip()}\n(vision model, frames at {seen})", evidence=(evidence,))
+        # What the vision model saw includes text in the frames: it reaches the planner as data.
+        return Observation(quote_data(reply.text.strip(), f"vision model, frames at {seen}"), evidence=(evidence,))
 
 
 class QueryVision(_VisionTool):

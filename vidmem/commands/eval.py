@@ -11,7 +11,7 @@ from agents.evaluation.questions import Question
 from agents.planner import PLANNER_NAMES
 from ingest import Pipeline
 from memory import open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg, positive_int
 from vidmem.compose import agent_settings, tool_context
 from vidmem.config import add_settings_args, settings_from
 
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--video-root", type=Path, help="folder the question file's videos are relative to")
     p.add_argument("--video-map", type=Path, help="NExT-QA map_vid_vidorID.json")
     p.add_argument("--answers", type=Path, help="EgoSchema subset_answers.json")
-    p.add_argument("--limit", type=int, help="only the first N questions")
+    p.add_argument("--limit", type=positive_int, help="only the first N questions")
     add_budget_args(p)
     p.add_argument("--report", type=Path, help="write the report as JSON here")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"), help="compare two saved reports")

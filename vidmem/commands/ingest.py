@@ -7,18 +7,8 @@ from ingest import IngestResult
 from ingest.batch import BatchInterrupted, BatchOptions, console_display, run_batch
 from ingest.sources import expand_sources
 from memory import VidmemError, open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, positive_float, positive_int
 from vidmem.config import add_settings_args, settings_from
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="re-ingest even when content and settings are unchanged")
     p.add_argument("--retry-failed", action="store_true", help="try again files that failed before, even unchanged")
     p.add_argument(
-        "--workers", "-j", type=_positive_int, metavar="N",
+        "--workers", "-j", type=positive_int, metavar="N",
         help="parallel workers (default: one per CPU, within free memory; with --ray: the cluster's CPUs)",
     )
     p.add_argument(
@@ -53,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "'ray://head:10001'). Paths must be readable at the same place on every node.",
     )
     p.add_argument(
-        "--progress-every", type=float, default=30.0, metavar="SECONDS",
+        "--progress-every", type=positive_float, default=30.0, metavar="SECONDS",
         help="when output is not a terminal, print a progress line this often (default 30)",
     )
     add_settings_args(p)

@@ -6,9 +6,13 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memory import Memory, describe_schema, open_memory, schema_dict
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
+from memory import describe_schema, open_memory, parse_uri, schema_dict
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, non_negative_int
+
+if TYPE_CHECKING:
+    from queries.readonly import ReadOnlySession
 
 HISTORY = Path.home() / ".vidmem_sql_history"
 
@@ -22,7 +26,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="run SQL over the memory (one-shot or interactive)",
         description="Run read-only SQL over the memory. With QUERY: run it and print the result. Without: "
         "an interactive shell (history kept in ~/.vidmem_sql_history), or SQL read from standard input. "
-        "The queries library (views and macros such as timeline, when_visible) is available.",
+        "The queries library (views and macros such as timeline, when_visible) is available. Nothing can "
+        "change the memory or any file: statements that write (COPY, EXPORT, ATTACH, INSTALL/LOAD, SET, "
+        "DDL/DML) are refused with one line and exit status 1; results go to a file through --output. "
+        "Reading other files (read_csv, FROM 'f.parquet') needs --allow-read DIR.",
         epilog='Examples:\n  vidmem sql "SELECT start_s, text FROM transcript ORDER BY start_s"\n'
         '  vidmem sql --schema\n  vidmem sql "SELECT * FROM tracks" --format parquet --output tracks.parquet',
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -31,10 +38,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_memory_arg(p)
     p.add_argument("--format", "-f", choices=("table", "csv", "json", "parquet"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write the result to FILE instead of standard output")
+    p.add_argument("--overwrite", action="store_true", help="let --output replace an existing file")
+    p.add_argument(
+        "--allow-read", action="append", default=[], type=Path, metavar="DIR",
+        help="let queries read files under DIR (read_csv, read_parquet, FROM 'DIR/f.csv'); repeatable",
+    )
     p.add_argument(
         "--schema", action="store_true", help="print the schema description (tables, columns, meaning, units)"
     )
-    p.add_argument("--max-rows", type=int, default=100, help="rows shown in table format (default 100)")
+    p.add_argument("--max-rows", type=non_negative_int, default=100, help="rows shown in table format (default 100)")
     p.set_defaults(run=run)
 
 
@@ -45,27 +57,63 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "parquet" and not args.output:
         print("vidmem sql: --format parquet needs --output FILE", file=sys.stderr)
         return EXIT_USAGE
+    problem = _output_problem(args)
+    if problem:
+        print(f"vidmem sql: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    missing = [str(d) for d in args.allow_read if not d.expanduser().is_dir()]
+    if missing:
+        print(f"vidmem sql: --allow-read needs an existing folder, got {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
     from queries import format_result
+    from queries.readonly import ReadOnlySession
 
     with open_memory(args.memory, read_only=True) as memory:
+        session = ReadOnlySession(memory, read_dirs=args.allow_read)
         if args.query:
-            return _one(memory, args.query, args, format_result)
+            return _one(session, args.query, args, format_result)
         if not sys.stdin.isatty():
-            return _one(memory, sys.stdin.read(), args, format_result)
-        return _shell(memory, args, format_result)
+            return _one(session, sys.stdin.read(), args, format_result)
+        return _shell(session, args, format_result)
 
 
-def _one(memory: Memory, sql: str, args: argparse.Namespace, fmt: Formatter) -> int:
-    from queries import QueryError, run_sql  # sees the query library (views and macros)
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why --output may not be written, or None: never one of the memory's own files, and an
+    existing file only with --overwrite."""
+    if not args.output:
+        return None
+    target = args.output.expanduser().resolve()
+    uri = parse_uri(args.memory)
+    own = [Path(uri.location)] if uri.kind == "duckdb" else []
+    if uri.kind == "ducklake" and uri.location.startswith("sqlite:"):
+        own.append(Path(uri.location.removeprefix("sqlite:")))
+    if any(target == p or (target.name.startswith(p.name + ".") and target.parent == p.parent) for p in own) or (
+        uri.data_path and target.is_relative_to(Path(uri.data_path).resolve())
+    ):
+        return f"--output {args.output} is part of the memory {uri}; choose another file"
+    if target.is_dir():
+        return f"--output {args.output} is a folder; give a file name"
+    if target.exists() and not args.overwrite:
+        return f"--output {args.output} exists; pass --overwrite to replace it"
+    if not target.parent.is_dir():
+        return f"--output {args.output}: no folder {target.parent}"
+    return None
+
+
+def _one(session: "ReadOnlySession", sql: str, args: argparse.Namespace, fmt: Formatter) -> int:
+    from queries import QueryError
 
     try:
-        result = run_sql(memory, sql)
-    except QueryError as exc:  # carries DuckDB's own message, which is what an analyst needs
+        result = session.run(sql)
+    except QueryError as exc:  # a refusal (one line) or DuckDB's own message, which is what an analyst needs
         print(f"vidmem sql: {_clean(exc)}", file=sys.stderr)
         return EXIT_FAILED
     out = fmt(result, args.format, max_rows=args.max_rows)
     if args.output:
-        args.output.write_bytes(out if isinstance(out, bytes) else out.encode())
+        # Through a temporary file: an interrupted write never leaves half a result under the name.
+        tmp = args.output.with_name(f".{args.output.name}.tmp")
+        tmp.write_bytes(out if isinstance(out, bytes) else out.encode())
+        tmp.replace(args.output)
         print(f"{result.num_rows} rows -> {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(out if isinstance(out, str) else out.decode())
@@ -74,12 +122,12 @@ def _one(memory: Memory, sql: str, args: argparse.Namespace, fmt: Formatter) -> 
     return EXIT_OK
 
 
-def _shell(memory: Memory, args: argparse.Namespace, fmt: Formatter) -> int:
+def _shell(session: "ReadOnlySession", args: argparse.Namespace, fmt: Formatter) -> int:
     import readline
 
     with contextlib.suppress(OSError):  # no history yet
         readline.read_history_file(HISTORY)
-    print(f"vidmem sql on {memory.uri} (read-only). End statements with ';'. .schema, .tables, .quit")
+    print(f"vidmem sql on {session.memory.uri} (read-only). End statements with ';'. .schema, .tables, .quit")
     buffer: list[str] = []
     try:
         while True:
@@ -99,7 +147,7 @@ def _shell(memory: Memory, args: argparse.Namespace, fmt: Formatter) -> int:
                 continue
             buffer.append(line)
             if stripped.endswith(";"):
-                _one(memory, "\n".join(buffer), argparse.Namespace(**{**vars(args), "output": None}), fmt)
+                _one(session, "\n".join(buffer), argparse.Namespace(**{**vars(args), "output": None}), fmt)
                 buffer.clear()
     finally:
         readline.write_history_file(HISTORY)

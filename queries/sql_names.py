@@ -1,0 +1,101 @@
+"""What a SELECT names, as DuckDB itself parses it: functions, table functions and tables.
+
+Checks that allow or refuse SQL by the functions and tables it uses (`queries.readonly`, the
+agents' guard) read them from DuckDB's own parse tree (`json_serialize_sql`), not from a second
+parser's idea of DuckDB: the names are exactly the ones DuckDB would bind.
+
+    >>> names = statement_names("SELECT upper(text) FROM transcript, range(3) WHERE x IN (SELECT 1)")
+    >>> sorted(names.functions), sorted(names.table_functions), sorted(t.name for t in names.tables)
+    (['upper'], ['range'], ['transcript'])
+"""
+
+import functools
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+__all__ = ["ParseError", "StatementNames", "TableRef", "statement_names"]
+
+
+class ParseError(ValueError):
+    """DuckDB could not parse the text as one SELECT; the message is DuckDB's."""
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A table named in FROM: `catalog.schema.name` (parts empty when not written)."""
+
+    name: str
+    schema: str = ""
+    catalog: str = ""
+
+    def qualified(self) -> str:
+        return ".".join(p for p in (self.catalog, self.schema, self.name) if p)
+
+
+@dataclass(frozen=True)
+class StatementNames:
+    functions: frozenset[str] = frozenset()  # scalar, aggregate and window functions, operators included
+    table_functions: frozenset[str] = frozenset()  # functions in FROM
+    tables: tuple[TableRef, ...] = ()
+    ctes: frozenset[str] = field(default_factory=frozenset)
+
+
+@functools.cache
+def _parser() -> tuple[duckdb.DuckDBPyConnection, threading.Lock]:
+    # A private instance that only parses: nothing is attached, nothing runs.
+    con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
+    return con, threading.Lock()
+
+
+def statement_names(sql: str) -> StatementNames:
+    """The names one SELECT statement uses (lower-cased function names, tables as written).
+
+    Raises ParseError when DuckDB cannot read it as SELECT statements (its message says why).
+    """
+    con, lock = _parser()
+    with lock:
+        try:
+            row = con.execute("SELECT json_serialize_sql(?::VARCHAR)", [sql]).fetchone()
+        except duckdb.Error as exc:
+            raise ParseError(str(exc).splitlines()[0]) from None
+    tree = json.loads(row[0]) if row else {"error": True, "error_message": "no parse"}
+    if tree.get("error"):
+        raise ParseError(str(tree.get("error_message", "cannot parse")))
+    functions: set[str] = set()
+    table_functions: set[str] = set()
+    tables: list[TableRef] = []
+    ctes: set[str] = set()
+    _walk(tree.get("statements", []), functions, table_functions, tables, ctes)
+    return StatementNames(frozenset(functions), frozenset(table_functions), tuple(tables), frozenset(ctes))
+
+
+def _walk(node: Any, functions: set[str], table_functions: set[str], tables: list[TableRef], ctes: set[str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, functions, table_functions, tables, ctes)
+        return
+    if not isinstance(node, dict):
+        return
+    kind = node.get("type")
+    if kind == "TABLE_FUNCTION" and isinstance(node.get("function"), dict):
+        table_functions.add(str(node["function"].get("function_name", "")).lower())
+        _walk(node["function"].get("children", []), functions, table_functions, tables, ctes)
+        for key, value in node.items():
+            if key != "function":
+                _walk(value, functions, table_functions, tables, ctes)
+        return
+    if kind == "BASE_TABLE":
+        parts = (str(node.get(key, "")) for key in ("table_name", "schema_name", "catalog_name"))
+        tables.append(TableRef(*parts))
+    if node.get("class") in ("FUNCTION", "WINDOW") and "function_name" in node:
+        functions.add(str(node["function_name"]).lower())
+    cte_map = node.get("cte_map")
+    if isinstance(cte_map, dict):
+        ctes.update(str(entry.get("key", "")).lower() for entry in cte_map.get("map", []) if isinstance(entry, dict))
+    for value in node.values():
+        if isinstance(value, dict | list):
+            _walk(value, functions, table_functions, tables, ctes)
