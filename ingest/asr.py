@@ -17,7 +17,7 @@ def resolve_whisper(model: str) -> Weights:
     weights, then download by name. Raises RoleUnavailable when `model` is a path that is not a folder."""
     if Path(model).expanduser().is_dir():
         return Weights(str(Path(model).expanduser().resolve()), "settings")
-    if looks_like_path(model):
+    if looks_like_path(model, "hub"):
         raise RoleUnavailable(f"asr.model {model!r} is not a folder (a model path in settings is never replaced)")
     for cache_dir in (hf_cache_dir(), None):  # None: the library's own cache
         try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.errors import SettingsError
+from ingest.weights import looks_like_path
 
 PIPELINE_VERSION = "1"
 
@@ -197,7 +198,7 @@ class IngestSettings:
         None. An explicit path is never replaced by another model: check this when a run starts."""
         for (role, name), kind in WEIGHT_PATHS.items():
             value = getattr(getattr(self, role), name)
-            if not getattr(self, role).enabled or not value or not names_a_path(value, kind):
+            if not getattr(self, role).enabled or not value or not looks_like_path(value, kind):
                 continue
             if not Path(value).expanduser().exists():
                 what = "folder" if (role, name) == ("asr", "model") else "file"
@@ -231,15 +232,6 @@ WEIGHT_PATHS: dict[tuple[str, str], str] = {
     ("clip", "pretrained"): "file",
     ("text_embeddings", "model"): "hub",
 }
-
-
-def names_a_path(value: str, kind: str) -> bool:
-    """Whether a weights setting of this kind (see WEIGHT_PATHS) names a file or folder."""
-    if kind == "path":
-        return True
-    if value.startswith(("/", "~", "./", "../")) or value in (".", ".."):
-        return True
-    return kind == "file" and ("/" in value or "\\" in value)
 
 
 def _hashed(obj: Any) -> dict[str, Any]:

@@ -30,13 +30,23 @@ def hf_cache_dir() -> Path:
     return weights_dir() / "huggingface"
 
 
-def looks_like_path(setting: str) -> bool:
-    """Whether a model setting names a file or folder rather than a model (a name has no folder part).
+def looks_like_path(setting: str, kind: str = "file") -> bool:
+    """Whether a weights setting names a file or folder rather than a model to look up by name.
+
+    `kind` is the setting's kind (ingest.settings.WEIGHT_PATHS): 'path' settings are always paths;
+    a 'file' setting is a path when it has a folder part; a 'hub' setting ('org/model' is a hub
+    repository) only when it starts like one ('/', '~', './', '../').
 
     >>> looks_like_path("yolo11n-seg.pt"), looks_like_path("~/models/det.pt"), looks_like_path("./det.pt")
     (False, True, True)
+    >>> looks_like_path("Systran/faster-whisper-small", "hub"), looks_like_path("/models/whisper", "hub")
+    (False, True)
     """
-    return "/" in setting or os.sep in setting or setting.startswith(("~", "."))
+    if kind == "path":
+        return True
+    if setting.startswith(("/", "~", "./", "../")) or setting in (".", ".."):
+        return True
+    return kind == "file" and ("/" in setting or os.sep in setting)
 
 
 @dataclass(frozen=True)
