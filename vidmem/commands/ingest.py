@@ -4,11 +4,12 @@ import argparse
 import sys
 
 from ingest import IngestResult
-from ingest.batch import BatchInterrupted, BatchOptions, console_display, run_batch
+from ingest.batch import BatchInterrupted, BatchOptions, run_batch
 from ingest.sources import expand_sources
 from memory import VidmemError, open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 from vidmem.config import add_settings_args, settings_from
+from vidmem.display import console_display
 
 
 def _positive_int(text: str) -> int:
