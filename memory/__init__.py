@@ -8,7 +8,7 @@ from memory.extensions import load_extension
 from memory.rows import VideoRecord, VideoRows, rows_table
 from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
 from memory.store import Memory, StoredVideo, open_memory
-from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
+from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
 __all__ = [
     "CONTENT_TABLES",
@@ -26,6 +26,7 @@ __all__ = [
     "VideoRows",
     "VidmemError",
     "arrow_schema",
+    "attach_sql",
     "describe_schema",
     "export_format",
     "export_memory",

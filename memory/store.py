@@ -18,7 +18,7 @@ from memory.errors import SchemaError, StoreError
 from memory.extensions import load_extension
 from memory.rows import VideoRecord, VideoRows
 from memory.schema import SCHEMA_VERSION, VIDEO_TABLES, metadata, schema_info
-from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
+from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
 log = logging.getLogger(__name__)
 
@@ -229,12 +229,8 @@ def _connect_ducklake(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnect
         raise StoreError(f"no DuckLake catalog at {catalog}: ingest into it first")
     if uri.location.startswith("sqlite:"):
         Path(catalog).parent.mkdir(parents=True, exist_ok=True)
-    options = [f"DATA_PATH '{uri.data_path}'"] if uri.data_path else []
-    if read_only:
-        options.append("READ_ONLY")
-    opts = f" ({', '.join(options)})" if options else ""
     try:
-        con.execute(f"ATTACH 'ducklake:{uri.location}' AS {_LAKE}{opts}")
+        con.execute(attach_sql(uri, _LAKE, read_only=read_only))
         con.execute(f"USE {_LAKE}")
     except duckdb.Error as exc:
         con.close()

@@ -134,3 +134,30 @@ def test_duckdb_catalog_carries_the_comments_too(tmp_path: Path) -> None:
             "SELECT comment FROM duckdb_columns() WHERE table_name = 'transcript' AND column_name = 'text'"
         )["comment"][0].as_py()
     assert comment == "What was said (speech recognition output)."
+
+
+def test_one_attach_statement_opens_a_lake_under_a_quoted_folder(tmp_path: Path) -> None:
+    """The store, the SQLAlchemy engine and the agents' guard all attach through memory.attach_sql."""
+    import sqlalchemy
+
+    from agents.guard import GuardedSQL
+    from memory import attach_sql, parse_uri
+    from queries.connect import sqlalchemy_engine
+
+    folder = tmp_path / "it's here"
+    uri = f"ducklake:sqlite:{folder / 'cat.sqlite'}"
+    with open_memory(uri) as mem:
+        mem.write_video(_rows("v1", 3))
+    with open_memory(uri, read_only=True) as mem:
+        assert mem.table_counts()["transcript"] == 3
+        runner = GuardedSQL(mem)
+        assert runner.run("SELECT count(*) FROM transcript").rows == ((3,),)
+        runner.close()
+    engine = sqlalchemy_engine(uri)
+    with engine.connect() as con:
+        assert con.execute(sqlalchemy.text("SELECT count(*) FROM transcript")).scalar() == 3
+    engine.dispose()
+    sql = attach_sql(parse_uri(uri), "lake", read_only=True)
+    assert sql.startswith("ATTACH 'ducklake:sqlite:") and "it''s here" in sql and sql.endswith(", READ_ONLY)")
+    with pytest.raises(StoreError):
+        attach_sql(parse_uri(uri), "lake; DROP TABLE videos")
