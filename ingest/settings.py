@@ -173,10 +173,11 @@ class IngestSettings:
 
     def only(self, *roles: str) -> "IngestSettings":
         """These settings with every role not named switched off (e.g. `only("asr")`)."""
-        unknown = set(roles) - set(ROLE_NAMES)
+        known = role_settings_names()
+        unknown = set(roles) - set(known)
         if unknown:
-            raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(ROLE_NAMES)}")
-        changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in ROLE_NAMES}
+            raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(known)}")
+        changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in known}
         return _replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -188,7 +189,11 @@ class IngestSettings:
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-ROLE_NAMES = ("tracking", "asr", "ocr", "clip", "appearance", "actions", "captions", "text_embeddings")
+def role_settings_names() -> tuple[str, ...]:
+    """The roles these settings configure: the fields that are a role's settings (they have `enabled`).
+    The role names themselves come from the extractor registry (`ingest.registry.ROLE_NAMES`); a
+    test keeps the two in step."""
+    return tuple(f.name for f in fields(IngestSettings) if "enabled" in getattr(f.type, "__dataclass_fields__", {}))
 
 
 def _hashed(obj: Any) -> dict[str, Any]:
