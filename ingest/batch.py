@@ -8,13 +8,15 @@ competing writers.
 
 Re-running a batch is safe and cheap:
 
-- a video whose content (SHA-256) is stored `ok` with the same settings hash is skipped;
+- per video (by content, SHA-256), only the selected roles that are missing or whose own settings
+  changed run (plus the roles they read, see `Pipeline.roles_to_run`); a video with nothing to
+  run is skipped after hashing; `force` re-runs the selected roles, and no other;
 - a file that failed before with the same settings is not tried again while it is unchanged
   (same path, same size): failures are mostly deterministic (corrupt or not a video) and an
   archive's bad files should not cost time on every re-run. `retry_failed` (`--retry-failed`)
-  tries them again, e.g. after fixing permissions; `force` re-ingests everything;
-- an interrupted run resumes: each video's rows commit atomically, so a killed run leaves whole
-  videos or nothing of a video, and the next run skips the whole ones.
+  tries them again (and roles that failed), e.g. after fixing permissions;
+- an interrupted run resumes: each video's new rows commit atomically with their provenance, so a
+  killed run leaves every role's earlier rows as they were, and the next run does what is left.
 
 Where each part lives: the writer in ingest/writer.py, the executors in ingest/workers.py (this
 machine) and ingest/ray_workers.py (a cluster); how progress looks to a person is the command
@@ -212,14 +214,14 @@ def run_batch(
             from ingest.ray_workers import ray_actors
 
             report.workers, extractions = ray_actors(
-                pipeline, extractors, to_run, known.done, options.ray_address, options.workers
+                pipeline, extractors, to_run, known.stored, options.ray_address, options.workers
             )
         else:
             report.workers = options.workers or default_workers(len(to_run))
             if report.workers == 1 or len(to_run) <= 1:
-                extractions = in_process(pipeline, to_run, known.done)
+                extractions = in_process(pipeline, to_run, known.stored)
             else:
-                extractions = process_pool(pipeline, extractors, to_run, known.done, report.workers)
+                extractions = process_pool(pipeline, extractors, to_run, known.stored, report.workers)
         try:
             for group in extractions:
                 for result in writer.commit(group):

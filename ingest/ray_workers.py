@@ -11,7 +11,14 @@ from typing import Any
 from ingest.errors import SettingsError
 from ingest.pipeline import Extraction, Pipeline
 from ingest.settings import IngestSettings
-from ingest.workers import WORKER_DIED, Extractions, ExtractorClasses, available_cpus, extract_guarded
+from ingest.workers import (
+    WORKER_DIED,
+    Extractions,
+    ExtractorClasses,
+    StoredByVideo,
+    available_cpus,
+    extract_guarded,
+)
 
 log = logging.getLogger(__name__)
 
@@ -19,19 +26,19 @@ log = logging.getLogger(__name__)
 class _RayWorker:
     """A Ray actor holding one Pipeline: models load once per actor."""
 
-    def __init__(self, settings: IngestSettings, extractors: ExtractorClasses, done: frozenset[str]) -> None:
+    def __init__(self, settings: IngestSettings, extractors: ExtractorClasses, stored: StoredByVideo) -> None:
         self._pipeline = Pipeline(settings, extractors)
-        self._done = done
+        self._stored = stored
 
     def extract(self, path: Path) -> Extraction:
-        return extract_guarded(self._pipeline, path, self._done)
+        return extract_guarded(self._pipeline, path, self._stored)
 
 
 def ray_actors(
     pipeline: Pipeline,
     extractors: ExtractorClasses,
     paths: Sequence[Path],
-    done: frozenset[str],
+    stored: StoredByVideo,
     address: str,
     workers: int | None,
 ) -> tuple[int, Extractions]:
@@ -58,7 +65,7 @@ def ray_actors(
         # max_restarts: an actor killed by a bad video comes back (models reload) for the next one.
         actor_cls: Any = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(_RayWorker)
         # Arguments inline, not via ray.put: a restarted actor must still find them.
-        actors: list[Any] = [actor_cls.remote(pipeline.settings, extractors, done) for _ in range(count)]
+        actors: list[Any] = [actor_cls.remote(pipeline.settings, extractors, stored) for _ in range(count)]
         idle = deque(actors)
         queue: deque[Path] = deque(paths)
         pending: dict[Any, tuple[Any, Path]] = {}

@@ -183,6 +183,13 @@ class IngestSettings:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def role_hash(self, role: str) -> str:
+        """Hash of what changes one role's stored rows: its own settings (speed-only fields excluded)."""
+        return _role_digest(role, getattr(self, role))
+
+    def role_settings(self, role: str) -> dict[str, Any]:
+        return asdict(getattr(self, role))
+
     def settings_hash(self) -> str:
         """Hash of what changes stored rows (speed-only fields and disabled roles excluded)."""
         payload = json.dumps({"pipeline": PIPELINE_VERSION, **_hashed(self)}, sort_keys=True, default=str)
@@ -194,6 +201,27 @@ def role_settings_names() -> tuple[str, ...]:
     The role names themselves come from the extractor registry (`ingest.registry.ROLE_NAMES`); a
     test keeps the two in step."""
     return tuple(f.name for f in fields(IngestSettings) if "enabled" in getattr(f.type, "__dataclass_fields__", {}))
+
+
+def _role_digest(role: str, role_settings: Any) -> str:
+    payload = json.dumps({"pipeline": PIPELINE_VERSION, "role": role, **_hashed(role_settings)}, sort_keys=True,
+                         default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def role_hash_of(role: str, settings_json: str | None) -> str | None:
+    """The role hash of settings stored as JSON (rows migrated from schema 1 carry no hash);
+    None when they no longer make valid settings for the role."""
+    if not settings_json:
+        return None
+    try:
+        stored = json.loads(settings_json)
+        cls = type(getattr(IngestSettings(), role))
+        names = {f.name for f in fields(cls)}
+        own = cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items() if k in names})
+    except (ValueError, TypeError, AttributeError, SettingsError):
+        return None
+    return _role_digest(role, own)
 
 
 def _hashed(obj: Any) -> dict[str, Any]:

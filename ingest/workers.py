@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -21,11 +21,15 @@ from pathlib import Path
 from ingest.extractor import Extractor
 from ingest.pipeline import Extraction, Pipeline
 from ingest.settings import IngestSettings
+from memory import RoleState
 
 log = logging.getLogger(__name__)
 
 #: Rough resident memory of one worker with its models loaded; caps the default worker count.
 WORKER_MEMORY_BYTES = 2 << 30
+
+#: video id -> role -> its stored state: a snapshot taken when the run starts, handed to every worker.
+StoredByVideo = Mapping[str, Mapping[str, RoleState]]
 
 WORKER_DIED = (
     "the worker process died while ingesting this file (a crash in a decoder or model library, "
@@ -55,20 +59,20 @@ def default_workers(num_files: int) -> int:
 Extractions = Iterator[list[Extraction]]
 
 
-def extract_guarded(pipeline: Pipeline, path: Path, done: frozenset[str]) -> Extraction:
+def extract_guarded(pipeline: Pipeline, path: Path, stored: StoredByVideo) -> Extraction:
     try:
-        return pipeline.extract(path, is_done=done.__contains__)
+        return pipeline.extract(path, stored=stored.get)
     except Exception as exc:  # a bug must not end a batch of thousands: record it against the file
         log.exception("internal error while ingesting %s", path)
         return pipeline.failure(path, f"internal error while ingesting ({type(exc).__name__}: {exc}); please report it")
 
 
-def in_process(pipeline: Pipeline, paths: Sequence[Path], done: frozenset[str]) -> Extractions:
+def in_process(pipeline: Pipeline, paths: Sequence[Path], stored: StoredByVideo) -> Extractions:
     for path in paths:
-        yield [extract_guarded(pipeline, path, done)]
+        yield [extract_guarded(pipeline, path, stored)]
 
 
-_WORKER: tuple[Pipeline, frozenset[str]] | None = None
+_WORKER: tuple[Pipeline, StoredByVideo] | None = None
 
 #: Extractor classes for a Pipeline; None means the registry (ingest.registry.EXTRACTORS).
 ExtractorClasses = Sequence[type[Extractor]] | None
@@ -82,7 +86,7 @@ def _die_with_parent() -> None:
 
 
 def _init_worker(
-    settings: IngestSettings, extractors: ExtractorClasses, done: frozenset[str], threads: int, log_level: int
+    settings: IngestSettings, extractors: ExtractorClasses, stored: StoredByVideo, threads: int, log_level: int
 ) -> None:
     global _WORKER
     _die_with_parent()
@@ -92,18 +96,18 @@ def _init_worker(
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
     logging.basicConfig(level=log_level, format="%(levelname)s %(name)s[%(process)d]: %(message)s")
-    _WORKER = (Pipeline(settings, extractors), done)
+    _WORKER = (Pipeline(settings, extractors), stored)
 
 
 def _extract_in_worker(path: Path) -> Extraction:
     if _WORKER is None:
         raise RuntimeError("worker used before _init_worker ran")
-    pipeline, done = _WORKER
-    return extract_guarded(pipeline, path, done)
+    pipeline, stored = _WORKER
+    return extract_guarded(pipeline, path, stored)
 
 
 def process_pool(
-    pipeline: Pipeline, extractors: ExtractorClasses, paths: Sequence[Path], done: frozenset[str], workers: int
+    pipeline: Pipeline, extractors: ExtractorClasses, paths: Sequence[Path], stored: StoredByVideo, workers: int
 ) -> Extractions:
     """Extract over `workers` spawned processes. A worker that dies (a native crash, the OOM
     killer) breaks the whole pool, so the files then in flight are re-run one at a time in a fresh
@@ -119,7 +123,7 @@ def process_pool(
             # spawn, not fork: this process holds DuckDB and model threads that fork would copy mid-flight.
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(pipeline.settings, extractors, done, threads, level),
+            initargs=(pipeline.settings, extractors, stored, threads, level),
         )
 
     queue: deque[Path] = deque(paths)

@@ -2,7 +2,7 @@
 
 A DuckDB file memory is opened only while committing and closed in between, so that other
 processes (`vidmem sql`, notebooks) can open it between commits; a DuckLake memory stays open,
-since its readers never wait for the writer.
+since its readers never wait for the writer (and another ingest's commits only retry on a conflict).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from ingest.pipeline import Extraction, IngestResult, Pipeline, store
+from ingest.workers import StoredByVideo
 from memory import Memory, MemoryURI, StoreError, open_memory
+from memory.store import is_conflict
 
 if TYPE_CHECKING:
     from ingest.batch import BatchOptions
@@ -32,23 +34,23 @@ DEFAULT_LOCK_TIMEOUT_S = 600.0
 
 @dataclass(frozen=True)
 class Known:
-    """A snapshot of `videos` taken when the run starts, for the settings of this run."""
+    """A snapshot of the memory taken when the run starts."""
 
-    done: frozenset[str]  # video ids stored ok with these settings: workers skip them after hashing
-    failed: Mapping[str, tuple[int | None, str]]  # path -> (size when it failed, reason)
+    stored: StoredByVideo  # video id -> role -> stored state: workers run only what is missing or changed
+    failed: Mapping[str, tuple[int | None, str]]  # path -> (size when it failed, reason), for these settings
 
 
 def _known(memory: Memory, settings_hash: str, options: BatchOptions) -> Known:
     if options.force:
-        return Known(frozenset(), {})
+        return Known({}, {})  # every selected role runs again; the others keep their rows
+    stored = memory.role_states()
+    if options.retry_failed:  # a failed role is then missing: it runs again
+        stored = {vid: {r: s for r, s in roles.items() if s.status != "failed"} for vid, roles in stored.items()}
     rows = memory.query(
-        "SELECT video_id, path, status, size_bytes, error FROM videos WHERE settings_hash = ?", [settings_hash]
+        "SELECT path, size_bytes, error FROM videos WHERE status = 'failed' AND settings_hash = ?", [settings_hash]
     ).to_pylist()
-    done = frozenset(r["video_id"] for r in rows if r["status"] == "ok")
-    failed = {} if options.retry_failed else {
-        r["path"]: (r["size_bytes"], r["error"] or "failed") for r in rows if r["status"] == "failed"
-    }
-    return Known(done, failed)
+    failed = {} if options.retry_failed else {r["path"]: (r["size_bytes"], r["error"] or "failed") for r in rows}
+    return Known(stored, failed)
 
 
 def file_size(path: Path) -> int | None:
@@ -73,7 +75,9 @@ def failed_earlier(path: Path, known: Known) -> IngestResult | None:
 
 def _is_lock_error(exc: StoreError) -> bool:
     cause = exc.__cause__
-    return isinstance(cause, duckdb.IOException) and "lock" in str(cause).lower()
+    return (isinstance(cause, duckdb.IOException) and "lock" in str(cause).lower()) or (
+        cause is not None and is_conflict(cause)  # another ingest committing to the same DuckLake catalog
+    )
 
 
 def open_when_free(uri: MemoryURI, timeout_s: float = DEFAULT_LOCK_TIMEOUT_S) -> Memory:

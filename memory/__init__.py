@@ -5,7 +5,7 @@ from memory.description import describe_schema, schema_dict
 from memory.errors import SchemaError, StoreError, VidmemError
 from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_memory, read_parquet_export
 from memory.extensions import load_extension
-from memory.rows import VideoRecord, VideoRows, rows_table
+from memory.rows import RoleRun, RoleState, VideoRecord, VideoRows, rows_table
 from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
 from memory.store import Memory, StoredVideo, open_memory
 from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
@@ -19,6 +19,8 @@ __all__ = [
     "ExportResult",
     "Memory",
     "MemoryURI",
+    "RoleRun",
+    "RoleState",
     "SchemaError",
     "StoreError",
     "StoredVideo",
