@@ -46,7 +46,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
-from memory import Memory, load_extension, metadata
+from memory import Memory, attach_sql, load_extension, metadata
 from queries.sql_names import ParseError, statement_names
 
 __all__ = [
@@ -418,10 +418,7 @@ class GuardedSQL:
                 missing = [e for e in needed if not load_extension(con, e)]
                 if missing:
                     raise AgentError(f"cannot open {uri} for agents: DuckDB extensions {missing} unavailable")
-                data = f", DATA_PATH '{_quote(uri.data_path)}'" if uri.data_path else ""
-                con.execute(f"ATTACH '{_quote('ducklake:' + uri.location)}' AS {_CATALOG} (READ_ONLY{data})")
-            else:
-                con.execute(f"ATTACH '{_quote(uri.location)}' AS {_CATALOG} (READ_ONLY)")
+            con.execute(attach_sql(uri, _CATALOG, read_only=True))
             con.execute(f"USE {_CATALOG}")
         except duckdb.Error as exc:
             hint = (

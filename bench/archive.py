@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.archive                            # ASR only; workers 1, 2, N (= CPUs)
     .venv/bin/python -m bench.archive --workers 1,2,4 --copies 6 --memory-kind ducklake --ray
+    .venv/bin/python -m bench.archive --add-role ocr --copies 1    # adding one role to an ingested archive
 
 The archive: `--copies` remuxes of each generated speech clip (speech_sign 12 s, speech_count 20 s;
 real footage with a spoken sentence), each with a different metadata tag so that every file has
@@ -9,6 +10,11 @@ its own content hash (copies of one file would be ingested once). Remuxing copie
 every copy costs what the original does. Roles: ASR only by default (faster-whisper base, int8 on
 the CPU): the cheap role that makes every second of video cost real model work, so a run takes
 minutes, not hours; `--roles` picks others.
+
+`--add-role ROLE` measures adding one role to an archive ingested with `--roles`: the run with
+both (only ROLE is missing, so only it runs) against ROLE alone into a fresh memory on the same
+files (goal: at most 1.2x), and a checksum of every other role's rows (and their provenance)
+before and after, which must be equal.
 
 Each configuration ingests the whole archive into a fresh memory through `ingest.batch.run_batch`,
 exactly as `vidmem ingest --workers W` does. Wall time is the whole run: spawning the workers and
@@ -132,6 +138,63 @@ def run_one(
                first[0] if first else 0.0, None if ray else _cpu_s() - cpu0, reads)
 
 
+def other_roles_checksum(memory: str, added: str) -> str:
+    """SHA-256 over every row of every table not written by `added`, and the other roles' provenance."""
+    import hashlib
+
+    from ingest.registry import EXTRACTORS
+    from memory import VIDEO_TABLES, open_memory
+
+    own = {t for cls in EXTRACTORS if cls.role == added for t in cls.tables}
+    digest = hashlib.sha256()
+    with open_memory(memory, read_only=True) as mem:
+        for t in VIDEO_TABLES:
+            if t.name in own or t.name == "videos":  # videos: when the latest run happened, not a role's rows
+                continue
+            where = " WHERE role <> ?" if t.name == "role_runs" else ""
+            rows = mem.query(f"SELECT * FROM {t.name}{where}", [added] if where else None).to_pylist()
+            digest.update(f"{t.name}:{sorted(map(repr, rows))}".encode())
+    return digest.hexdigest()
+
+
+def add_role(paths: list[Path], work: Path, kind: str, base: list[str], added: str, workers: int) -> bool:
+    """Time adding `added` to an archive ingested with `base`, against `added` alone; check the rest."""
+    from ingest import IngestSettings
+    from ingest.batch import BatchOptions, run_batch
+
+    def uri(name: str) -> str:
+        return str(work / f"{name}.duckdb") if kind == "duckdb" else f"ducklake:sqlite:{work / name / 'catalog.sqlite'}"
+
+    options = BatchOptions(workers=workers)
+    archive, alone = uri("add-archive"), uri("add-alone")
+    first = run_batch(paths, archive, IngestSettings().only(*base), options)
+    print(f"  archive with {','.join(base)}: {first.wall_s:.1f}s ({first.summary()})", flush=True)
+    before = other_roles_checksum(archive, added)
+    # Back to back, the role alone first: other processes sharing the cores change wall times
+    # between runs, so CPU seconds (this process and its workers) are printed beside them.
+    cpu0 = _cpu_s()
+    only = run_batch(paths, alone, IngestSettings().only(added), options)
+    cpu1 = _cpu_s()
+    adding = run_batch(paths, archive, IngestSettings().only(*base, added), options)
+    cpu_add, cpu_only = _cpu_s() - cpu1, cpu1 - cpu0
+    after = other_roles_checksum(archive, added)
+    ratio = adding.wall_s / only.wall_s if only.wall_s else float("inf")
+    same = before == after
+    recomputed = sorted({r for res in adding.results for r in res.recomputed})
+    print(f"{added} alone, fresh memory: {only.wall_s:.1f}s wall, {cpu_only:.1f}s CPU ({only.summary()})")
+    print(f"add {added} to the archive: {adding.wall_s:.1f}s wall, {cpu_add:.1f}s CPU ({adding.summary()})")
+    print(f"ratio add/alone: {ratio:.2f}x wall, {cpu_add / cpu_only if cpu_only else 0:.2f}x CPU (goal <= 1.2x)"
+          + (f"; recomputed: {recomputed}" if recomputed else ""))
+    print(f"other roles' rows: before {before[:16]}, after {after[:16]}: {'equal' if same else 'DIFFERENT'}")
+    emit("archive", [
+        Figure(f"add {added} to a {','.join(base)} archive", adding.wall_s, "s", f"{added} alone", only.wall_s,
+               1 / ratio if ratio else None,  # > 1 is better: adding is faster than the role alone
+               f"{len(paths)} files; CPU {cpu_add:.1f}s vs {cpu_only:.1f}s; other roles' rows "
+               f"{'unchanged' if same else 'CHANGED'}"),
+    ])
+    return same and not adding.failures and not only.failures
+
+
 def _cpu_s() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -176,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         help="while each run writes, another process opens the memory read-only and queries it 10 times a "
         "second; prints how many reads worked and how many found the DuckDB file locked by the writer",
     )
+    parser.add_argument(
+        "--add-role", metavar="ROLE",
+        help="instead: time adding ROLE to an archive ingested with --roles, against ROLE alone (1 worker or "
+        "--workers N), and check every other role's rows are unchanged",
+    )
     args = parser.parse_args(argv)
     counts = sorted({int(w) for w in args.workers.split(",")}) if args.workers else sorted({1, 2, cpus})
     roles = [r.strip() for r in args.roles.split(",") if r.strip()]
@@ -184,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         paths = make_archive(work / "archive", args.copies)
         print(f"machine: {machine()}; load average {_load()}")
+        if args.add_role:
+            print(f"archive: {len(paths)} files ({', '.join(CLIPS)} x {args.copies}), memory: {args.memory_kind}")
+            ok = add_role(paths, work, args.memory_kind, roles, args.add_role, counts[0] if args.workers else 1)
+            print(f"load average after: {_load()}")
+            return 0 if ok else 1
         print(f"archive: {len(paths)} files ({', '.join(CLIPS)} x {args.copies}), roles: {','.join(roles)}, "
               f"memory: {args.memory_kind}", flush=True)
         runs = [(f"{w} worker{'s' if w > 1 else ''}", w, False) for w in counts]

@@ -4,7 +4,8 @@ from ingest.errors import BadVideoError, IngestError, RoleUnavailable, SettingsE
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.pipeline import IngestResult, Pipeline, ingest_video
 from ingest.probe import VideoInfo, probe
-from ingest.settings import PIPELINE_VERSION, ROLE_NAMES, IngestSettings
+from ingest.registry import ROLE_NAMES
+from ingest.settings import PIPELINE_VERSION, IngestSettings
 
 __all__ = [
     "PIPELINE_VERSION",

@@ -2,7 +2,7 @@
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,9 +12,9 @@ from ingest.errors import BadVideoError, IngestError
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import decode, sampling_plan
 from ingest.overlap import RoleThreads
-from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe, video_id_for
-from ingest.settings import PIPELINE_VERSION, IngestSettings
-from memory import Memory, VideoRecord, VideoRows
+from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe
+from ingest.settings import PIPELINE_VERSION, IngestSettings, role_hash_of
+from memory import Memory, RoleRun, RoleState, VideoRecord, VideoRows
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,8 @@ class IngestResult:
     seconds: float = 0.0
     #: Wall seconds per stage: 'decode', 'audio', each role, 'write'.
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    #: Roles that ran again although their rows were current, and why (another role reads them).
+    recomputed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,8 @@ class Extraction:
     rows: VideoRows | None = None
 
 
-#: Given a video id, whether it is already done (`Pipeline.extract` then skips the video).
-IsDone = Callable[[str], bool]
+#: Given a video id, what `role_runs` holds for it (None: a video the memory does not have).
+StoredRoles = Callable[[str], Mapping[str, RoleState] | None]
 
 
 class Pipeline:
@@ -75,53 +77,131 @@ class Pipeline:
                 self.extractors.append(extractor)
             else:
                 log.info("role %s skipped: %s", cls.role, avail.detail)  # callers say it once, to the user
+        self.role_hashes = {ex.role: self.settings.role_hash(ex.role) for ex in self.extractors}
 
     def ingest(
         self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None
     ) -> IngestResult:
-        """Ingest one file into `memory`: all its rows commit together, or a failure is recorded."""
+        """Ingest one file into `memory`: the roles that are missing or whose settings changed run,
+        and their rows commit together with their provenance; `force` runs every role again."""
 
-        def done(video_id: str) -> bool:
-            stored = memory.stored_video(video_id)
-            return bool(stored and stored.status == "ok" and stored.settings_hash == self.settings_hash)
+        def stored(video_id: str) -> Mapping[str, RoleState] | None:
+            return memory.role_states(video_id).get(video_id) if memory.stored_video(video_id) else None
 
-        return store(self.extract(path, is_done=None if force else done, progress=progress), memory)
+        return store(self.extract(path, stored=None if force else stored, progress=progress), memory)
+
+    def roles_to_run(
+        self, info: VideoInfo, stored: Mapping[str, RoleState] | None
+    ) -> tuple[list[Extractor], dict[str, str]]:
+        """The roles that run on this video, and those among them that run only because another
+        role reads or writes over their output (role -> why).
+
+        A role runs when it has no stored run, or its own settings changed since its rows were made,
+        or its latest run was skipped (a failure with the same settings is not tried again: the
+        batch drops failed states when asked to retry; a role that needs audio, on a video without
+        any, only records that once). A role that reads another's output
+        (`Extractor.after`) needs that role to run too, in the same pass; and when a role runs, those
+        that read its output run again so that they never describe rows that are gone.
+        """
+        available = {ex.role: ex for ex in self.extractors}
+        if stored is None:
+            return list(self.extractors), {}
+        run: set[str] = set()
+        silent: set[str] = set()  # roles with nothing to work on here: they only record why
+        for role, ex in available.items():
+            state = stored.get(role)
+            nothing_to_hear = ex.needs_audio() and not info.has_audio
+            if state is None:
+                (silent if nothing_to_hear else run).add(role)
+                continue
+            if nothing_to_hear:
+                continue
+            current = self.role_hashes[role]
+            if state.status == "ok" and (state.settings_hash or role_hash_of(role, state.settings)) == current:
+                continue
+            if state.status == "failed" and state.attempt_settings_hash == current:
+                continue  # failed with these very settings: it would again (the batch's retry_failed drops these)
+            run.add(role)  # missing, changed, or skipped before (its model was unavailable)
+        wanted = set(run)
+        changed = True
+        while changed:
+            changed = False
+            for role in list(run):
+                for dep in available[role].after:
+                    if dep in available and dep not in run:
+                        run.add(dep)
+                        changed = True
+            for role, ex in available.items():
+                if role not in run and any(dep in run for dep in ex.after):
+                    run.add(role)
+                    changed = True
+        why: dict[str, str] = {}
+        for role in sorted(run - wanted):
+            readers = [r for r in sorted(wanted) if role in available[r].after]
+            why[role] = f"{', '.join(readers)} reads its rows" if readers else "it reads rows that were recomputed"
+        return [ex for ex in self.extractors if ex.role in run | silent], why
 
     def extract(
-        self, path: str | Path, *, is_done: IsDone | None = None, progress: Progress | None = None
+        self, path: str | Path, *, stored: StoredRoles | None = None, progress: Progress | None = None
     ) -> Extraction:
-        """Probe and run every role over one file, touching no memory; `store()` commits the result."""
+        """Probe and run the roles this video needs over one file, touching no memory; `store()`
+        commits the result. Without `stored`, every role runs."""
         started = time.perf_counter()
         path = Path(path).expanduser().resolve()
         try:
             info = probe(path)
         except BadVideoError as exc:
-            return self._failure(path, _failure_id(path), str(exc), started)
-        if is_done is not None and is_done(info.video_id):
-            log.info("%s: already in the memory with these settings (%s)", path, info.video_id)
-            return Extraction(IngestResult(path, "skipped", info.video_id, duration_s=info.duration_s))
+            return self._failure(path, str(exc), started)
+        states = stored(info.video_id) if stored is not None else None
+        extractors, recomputed = self.roles_to_run(info, states)
+        unavailable = [
+            RoleRun(role, "skipped", a.detail, self.settings.role_hash(role))
+            for role, a in self.availability.items()
+            if not a.ok and (states is None or _changed(states.get(role), "skipped", a.detail))
+        ]
+        if not extractors:
+            log.info("%s: every role is already stored with these settings (%s)", path, info.video_id)
+            result = IngestResult(path, "skipped", info.video_id, duration_s=info.duration_s,
+                                  roles={r.role: f"skipped: {r.reason}" for r in unavailable})
+            if not unavailable:
+                return Extraction(result)
+            elapsed = time.perf_counter() - started
+            record = _record(info, "ok", None, dict(result.roles), self.settings, self.settings_hash, elapsed)
+            return Extraction(result, VideoRows(record, runs=tuple(unavailable)))
         try:
-            ctx, roles, stages = self._extract(info, progress)
+            ctx, roles, stages = self._extract(info, extractors, progress)
         except IngestError as exc:
-            return self._failure(path, info.video_id, str(exc), started, info)
+            return self._failure(path, str(exc), started, info)
         elapsed = time.perf_counter() - started
+        roles.update({r.role: f"skipped: {r.reason}" for r in unavailable})
+        runs = [*unavailable]
+        for ex in extractors:
+            status, _, reason = roles[ex.role].partition(": ")
+            runs.append(RoleRun(
+                ex.role, "ok" if status == "ran" else status, reason or None, self.role_hashes[ex.role],
+                self.settings.role_settings(ex.role), self.availability[ex.role].detail, ex.tables,
+            ))
         record = _record(info, "ok", None, roles, self.settings, self.settings_hash, elapsed)
         rows = {name: tbl.num_rows for name, tbl in ctx.tables.items()}
-        result = IngestResult(path, "ok", info.video_id, None, info.duration_s, roles, rows, elapsed, stages)
-        return Extraction(result, VideoRows(record, ctx.tables))
+        result = IngestResult(
+            path, "ok", info.video_id, None, info.duration_s, roles, rows, elapsed, stages, recomputed
+        )
+        return Extraction(result, VideoRows(record, ctx.tables, tuple(runs)))
 
     def _extract(
-        self, info: VideoInfo, progress: Progress | None
+        self, info: VideoInfo, extractors: Sequence[Extractor], progress: Progress | None
     ) -> tuple[VideoContext, dict[str, str], dict[str, float]]:
         ctx = VideoContext(info)
-        roles = {role: f"skipped: {a.detail}" for role, a in self.availability.items() if not a.ok}
+        roles: dict[str, str] = {}
         stages: dict[str, float] = {}
         active = []
-        for ex in self.extractors:
+        for ex in extractors:
             if ex.needs_audio() and not info.has_audio:
                 roles[ex.role] = "skipped: no audio track"
             else:
                 active.append(ex)
+        if not active:
+            return ctx, roles, stages
         if any(ex.needs_audio() for ex in active):
             t0 = time.perf_counter()
             ctx.audio = load_audio(info)
@@ -156,18 +236,22 @@ class Pipeline:
     def failure(self, path: str | Path, error: str) -> Extraction:
         """The failure record of `path` for a reason found outside `extract` (e.g. its worker crashed)."""
         path = Path(path).expanduser().resolve()
-        return self._failure(path, _failure_id(path), error, time.perf_counter())
+        return self._failure(path, error, time.perf_counter())
 
-    def _failure(
-        self, path: Path, video_id: str, error: str, started: float, info: VideoInfo | None = None
-    ) -> Extraction:
+    def _failure(self, path: Path, error: str, started: float, info: VideoInfo | None = None) -> Extraction:
+        """A failed file's record. It is keyed by path (two copies of one bad file keep a reason
+        each); the content hash, where known, lets the memory keep a stored copy's good rows."""
         log.error("%s", error)
         seconds = time.perf_counter() - started
+        video_id = path_id(path)
         if info is not None:
-            record = _record(info, "failed", error, {}, self.settings, self.settings_hash, seconds)
+            record = replace(
+                _record(info, "failed", error, {}, self.settings, self.settings_hash, seconds), video_id=video_id
+            )
         else:  # not even probed: record what we know of the file
             record = VideoRecord(
                 video_id=video_id,
+                content_hash=_content_hash(path),
                 path=str(path),
                 status="failed",
                 error=error,
@@ -191,19 +275,25 @@ def store(extraction: Extraction, memory: Memory) -> IngestResult:
     if record.status == "failed":
         memory.record_failure(record)
         return result
-    memory.write_video(VideoRows(record, rows.tables))
+    memory.write_video(VideoRows(record, rows.tables, rows.runs))
+    if result.status == "skipped":
+        return result  # only how unavailable roles went was recorded
     write = time.perf_counter() - t0
     log.info("%s: stored %s in %.1fs", result.path, result.rows, result.seconds + write)
     return replace(result, seconds=result.seconds + write, stage_seconds={**result.stage_seconds, "write": write})
 
 
-def _failure_id(path: Path) -> str:
-    """The content id when the bytes can be read (so a fixed re-run replaces it), else one from the path."""
+def _content_hash(path: Path) -> str | None:
+    """The file's content hash when its bytes can be read, else None."""
     try:
         check_readable(path)
-        return video_id_for(content_hash(path))
+        return content_hash(path)
     except (BadVideoError, OSError):
-        return path_id(path)
+        return None
+
+
+def _changed(state: RoleState | None, status: str, reason: str | None) -> bool:
+    return state is None or state.status != status or state.reason != reason
 
 
 def _record(

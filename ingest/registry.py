@@ -25,3 +25,6 @@ EXTRACTORS: tuple[type[Extractor], ...] = (
     Captioner,
     TextEmbedder,
 )
+
+#: Every role's name, in data-flow order: what `--only`, `--skip` and the settings sections accept.
+ROLE_NAMES: tuple[str, ...] = tuple(cls.role for cls in EXTRACTORS)

@@ -178,7 +178,7 @@ class IngestSettings:
         if self.device not in ("auto", "cpu", "cuda") and not re.fullmatch(r"cuda:\d+", self.device):
             raise SettingsError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
         _positive("ingest", decode_batch=self.decode_batch)
-        for role in ROLE_NAMES:  # no setting of any role is negative, NaN or infinite
+        for role in role_settings_names():  # no setting of any role is negative, NaN or infinite
             for f in fields(getattr(self, role)):
                 value = getattr(getattr(self, role), f.name)
                 number = isinstance(value, int | float) and not isinstance(value, bool)
@@ -187,10 +187,11 @@ class IngestSettings:
 
     def only(self, *roles: str) -> "IngestSettings":
         """These settings with every role not named switched off (e.g. `only("asr")`)."""
-        unknown = set(roles) - set(ROLE_NAMES)
+        known = role_settings_names()
+        unknown = set(roles) - set(known)
         if unknown:
-            raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(ROLE_NAMES)}")
-        changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in ROLE_NAMES}
+            raise SettingsError(f"unknown roles {sorted(unknown)}; known: {list(known)}")
+        changes = {r: _replace(getattr(self, r), enabled=r in roles) for r in known}
         return _replace(self, **changes)
 
     def missing_weights(self) -> str | None:
@@ -211,13 +212,45 @@ class IngestSettings:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def role_hash(self, role: str) -> str:
+        """Hash of what changes one role's stored rows: its own settings (speed-only fields excluded)."""
+        return _role_digest(role, getattr(self, role))
+
+    def role_settings(self, role: str) -> dict[str, Any]:
+        return asdict(getattr(self, role))
+
     def settings_hash(self) -> str:
         """Hash of what changes stored rows (speed-only fields and disabled roles excluded)."""
         payload = json.dumps({"pipeline": PIPELINE_VERSION, **_hashed(self)}, sort_keys=True, default=str)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-ROLE_NAMES = ("tracking", "asr", "ocr", "clip", "appearance", "actions", "captions", "text_embeddings")
+def role_settings_names() -> tuple[str, ...]:
+    """The roles these settings configure: the fields that are a role's settings (they have `enabled`).
+    The role names themselves come from the extractor registry (`ingest.registry.ROLE_NAMES`); a
+    test keeps the two in step."""
+    return tuple(f.name for f in fields(IngestSettings) if "enabled" in getattr(f.type, "__dataclass_fields__", {}))
+
+
+def _role_digest(role: str, role_settings: Any) -> str:
+    payload = json.dumps({"pipeline": PIPELINE_VERSION, "role": role, **_hashed(role_settings)}, sort_keys=True,
+                         default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def role_hash_of(role: str, settings_json: str | None) -> str | None:
+    """The role hash of settings stored as JSON (rows migrated from schema 1 carry no hash);
+    None when they no longer make valid settings for the role."""
+    if not settings_json:
+        return None
+    try:
+        stored = json.loads(settings_json)
+        cls = type(getattr(IngestSettings(), role))
+        names = {f.name for f in fields(cls)}
+        own = cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items() if k in names})
+    except (ValueError, TypeError, AttributeError, SettingsError):
+        return None
+    return _role_digest(role, own)
 
 #: Settings that name weights, and how a path is told from a name the library downloads:
 #: 'path' is always a path; 'file' is a path when it has a folder in it (ultralytics, open_clip and

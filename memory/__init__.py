@@ -5,10 +5,10 @@ from memory.description import describe_schema, schema_dict
 from memory.errors import MemoryURIError, SchemaError, StoreError, UsageError, VidmemError
 from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_memory, read_parquet_export
 from memory.extensions import load_extension
-from memory.rows import VideoRecord, VideoRows, rows_table
+from memory.rows import RoleRun, RoleState, VideoRecord, VideoRows, rows_table
 from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
 from memory.store import Memory, StoredVideo, open_memory
-from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
+from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
 __all__ = [
     "CONTENT_TABLES",
@@ -20,6 +20,8 @@ __all__ = [
     "Memory",
     "MemoryURI",
     "MemoryURIError",
+    "RoleRun",
+    "RoleState",
     "SchemaError",
     "StoreError",
     "StoredVideo",
@@ -28,6 +30,7 @@ __all__ = [
     "VideoRows",
     "VidmemError",
     "arrow_schema",
+    "attach_sql",
     "describe_schema",
     "export_format",
     "export_memory",

@@ -6,7 +6,8 @@ A column's `comment` is its meaning and `info["unit"]` its unit: the schema desc
 people and prompts read is generated from them (`memory.description`).
 
 No primary-key or foreign-key constraints: DuckLake does not enforce them, and the writer
-guarantees one copy of each video's rows by replacing them in one transaction.
+guarantees one copy of each video's rows by replacing a role's rows, together with its
+`role_runs` provenance, in one transaction.
 """
 
 from sqlalchemy import (
@@ -23,7 +24,7 @@ from sqlalchemy import (
 
 from memory.types import FloatList
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 metadata = MetaData()
 
@@ -64,15 +65,42 @@ videos = Table(
     Column("video_codec", String, comment="Codec of the video stream (ffprobe name, e.g. h264)."),
     Column("has_audio", Boolean, comment="Whether the file has an audio stream."),
     Column("audio_codec", String, comment="Codec of the first audio stream, NULL without audio."),
-    Column("status", String, nullable=False, comment="'ok' when all rows are stored, 'failed' when ingestion failed."),
+    Column(
+        "status", String, nullable=False, comment="'ok' when its rows are stored, 'failed' when the file failed."
+    ),
     Column("error", String, comment="Why ingestion failed (or the last failed re-ingest), in words; NULL if none."),
-    Column("roles", String, comment="JSON object: model role -> 'ran', or 'skipped: why' / 'failed: why'."),
+    Column(
+        "roles", String, comment="JSON object: model role -> 'ran', or 'skipped: why' / 'failed: why' (see role_runs)."
+    ),
     Column("pipeline_version", String, comment="vidmem ingest pipeline version that wrote the rows."),
-    Column("settings_hash", String, comment="Hash of the ingest settings; same content + same hash = no re-ingest."),
+    Column("settings_hash", String, comment="Hash of the ingest settings of the latest run (each role's: role_runs)."),
     Column("settings", String, comment="The ingest settings as JSON."),
     Column("ingested_at", DateTime, comment="When the rows were committed (UTC)."),
     _seconds("ingest_seconds", "Wall time the ingestion took.", nullable=True),
     comment="One row per video file: metadata, ingest status and the settings it was ingested with.",
+)
+
+role_runs = Table(
+    "role_runs",
+    metadata,
+    _video_id(),
+    Column("role", String, nullable=False, comment="Model role, as `vidmem models` names it (e.g. 'asr')."),
+    Column(
+        "status",
+        String,
+        nullable=False,
+        comment="Latest run of the role on the video: 'ok', or 'failed' / 'skipped' (its earlier rows are kept).",
+    ),
+    Column("reason", String, comment="Why the latest run failed or was skipped, in words; NULL when ok."),
+    Column("settings_hash", String, comment="Hash of the role's own settings that made its stored rows; NULL if none."),
+    Column("settings", String, comment="The role's own settings that made its stored rows, as JSON."),
+    Column("model", String, comment="Model or weights that made the stored rows."),
+    Column("row_count", Integer, comment="Rows the role stored for the video, over all its tables."),
+    Column("rows", String, comment="JSON object: table -> rows the role stored for the video."),
+    Column("stored_at", DateTime, comment="When the role's stored rows were committed (UTC)."),
+    Column("attempt_settings_hash", String, comment="Hash of the role's settings on its latest run."),
+    Column("attempted_at", DateTime, comment="When the role last ran on the video (UTC)."),
+    comment="Provenance: one row per video and model role: what made its rows, and how its latest run went.",
 )
 
 tracks = Table(
@@ -245,8 +273,8 @@ CONTENT_TABLES: tuple[Table, ...] = (
     text_embeddings,
 )
 
-#: Every table a video has rows in (videos first).
-VIDEO_TABLES: tuple[Table, ...] = (videos, *CONTENT_TABLES)
+#: Every table a video has rows in (videos first, then the provenance of its roles).
+VIDEO_TABLES: tuple[Table, ...] = (videos, role_runs, *CONTENT_TABLES)
 
 
 def table(name: str) -> Table:

@@ -1,10 +1,13 @@
 """Opening a memory and writing one video's rows atomically."""
 
 import contextlib
+import json
 import logging
+import random
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -16,9 +19,10 @@ import pyarrow as pa
 from memory.ddl import comment_sql, create_table_sql
 from memory.errors import SchemaError, StoreError
 from memory.extensions import load_extension
-from memory.rows import VideoRecord, VideoRows
+from memory.migrations import MIGRATIONS
+from memory.rows import RoleState, VideoRecord, VideoRows
 from memory.schema import SCHEMA_VERSION, VIDEO_TABLES, metadata, schema_info
-from memory.uri import DEFAULT_URI, MemoryURI, parse_uri
+from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +30,12 @@ log = logging.getLogger(__name__)
 _CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 _LAKE = "lake"
 
-#: Schema migrations: MIGRATIONS[n] upgrades a memory from version n to n + 1, inside a transaction.
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {}
+#: A commit that loses a race with another writer of the same DuckLake catalog is tried again this
+#: many times in all, after a growing, jittered pause (two ingests into one lake both land).
+COMMIT_ATTEMPTS = 12
+_FIRST_BACKOFF_S, _MAX_BACKOFF_S = 0.05, 2.0
+
+__all__ = ["MIGRATIONS", "Memory", "StoredVideo", "open_memory"]
 
 
 @dataclass(frozen=True)
@@ -86,11 +94,31 @@ class Memory:
     def load_extension(self, name: str) -> bool:
         return load_extension(self.con, name)
 
+    def role_states(self, video_id: str | None = None) -> dict[str, dict[str, RoleState]]:
+        """video id -> role -> what `role_runs` holds (of one video, or of all)."""
+        where, params = ("WHERE video_id = ?", [video_id]) if video_id else ("", [])
+        rows = self.query(
+            "SELECT video_id, role, status, reason, settings_hash, settings, attempt_settings_hash "
+            f"FROM role_runs {where}",
+            params,
+        ).to_pylist()
+        out: dict[str, dict[str, RoleState]] = {}
+        for r in rows:
+            video_id_, role = r.pop("video_id"), r.pop("role")
+            out.setdefault(video_id_, {})[role] = RoleState(**r)
+        return out
+
     # -- writing -------------------------------------------------------------------------------
     def write_video(self, rows: VideoRows) -> None:
-        """Replace every row of `rows.record.video_id` with `rows`, in one transaction."""
+        """Store one video's rows in one transaction.
+
+        Without `rows.runs`, every row of the video is replaced. With them, each role that ran 'ok'
+        has its tables replaced and its `role_runs` row rewritten; a role that failed or was skipped
+        keeps its rows, and its `role_runs` row only records how the latest run went.
+        """
         video_id = rows.record.video_id
-        with self._transaction(f"could not store video {rows.record.path} ({video_id})") as cur:
+
+        def replace_all(cur: duckdb.DuckDBPyConnection) -> None:
             for t in VIDEO_TABLES:
                 cur.execute(f"DELETE FROM {t.name} WHERE video_id = ?", [video_id])
             self._insert(cur, "videos", rows.record.to_arrow())
@@ -98,44 +126,99 @@ class Memory:
                 if tbl.num_rows:
                     self._insert(cur, name, tbl)
 
+        def replace_roles(cur: duckdb.DuckDBPyConnection) -> None:
+            at = rows.record.ingested_at
+            prev = cur.execute("SELECT roles FROM videos WHERE video_id = ? AND status = 'ok'", [video_id]).fetchone()
+            roles = {**(json.loads(prev[0] or "{}") if prev else {}), **rows.record.roles}
+            cur.execute("DELETE FROM videos WHERE video_id = ?", [video_id])
+            self._insert(cur, "videos", replace(rows.record, roles=roles).to_arrow())
+            for run in rows.runs:
+                if run.status == "ok":
+                    counts: dict[str, int] = {}
+                    for name in run.tables:
+                        cur.execute(f"DELETE FROM {name} WHERE video_id = ?", [video_id])
+                        tbl = rows.tables.get(name)
+                        counts[name] = tbl.num_rows if tbl is not None else 0
+                        if tbl is not None and tbl.num_rows:
+                            self._insert(cur, name, tbl)
+                    cur.execute("DELETE FROM role_runs WHERE video_id = ? AND role = ?", [video_id, run.role])
+                    self._insert(cur, "role_runs", run.to_arrow(video_id, counts, at))
+                    continue
+                known = cur.execute(
+                    "SELECT count(*) FROM role_runs WHERE video_id = ? AND role = ?", [video_id, run.role]
+                ).fetchone()
+                if known and known[0]:
+                    cur.execute(
+                        "UPDATE role_runs SET status = ?, reason = ?, attempt_settings_hash = ?, attempted_at = ? "
+                        "WHERE video_id = ? AND role = ?",
+                        [run.status, run.reason, run.settings_hash, at, video_id, run.role],
+                    )
+                else:
+                    self._insert(cur, "role_runs", run.to_arrow(video_id, {}, at))
+
+        what = f"could not store video {rows.record.path} ({video_id})"
+        self._write(what, replace_roles if rows.runs else replace_all)
+
     def record_failure(self, record: VideoRecord) -> None:
-        """Record a failed ingestion without losing rows a previous success stored."""
+        """Record a failed ingestion of `record.path` without losing rows a previous success stored.
+
+        Failures are kept per path: two copies of one bad file each keep their own row and reason.
+        """
         if record.status != "failed":
             raise SchemaError(f"record_failure needs status 'failed', got {record.status!r}")
-        with self._transaction(f"could not record the failure of {record.path}") as cur:
-            prev = cur.execute("SELECT status FROM videos WHERE video_id = ?", [record.video_id]).fetchone()
-            if prev and prev[0] == "ok":
+
+        def body(cur: duckdb.DuckDBPyConnection) -> None:
+            good = cur.execute(
+                "SELECT video_id FROM videos WHERE status = 'ok' AND (video_id = ? OR content_hash = ?)",
+                [record.video_id, record.content_hash],
+            ).fetchall()
+            if good:
                 # Keep the good rows; remember that the latest attempt failed and why.
-                cur.execute("UPDATE videos SET error = ? WHERE video_id = ?", [record.error, record.video_id])
-            else:
-                cur.execute("DELETE FROM videos WHERE video_id = ?", [record.video_id])
-                self._insert(cur, "videos", record.to_arrow())
+                for (vid,) in good:
+                    cur.execute("UPDATE videos SET error = ? WHERE video_id = ?", [record.error, vid])
+                return
+            cur.execute("DELETE FROM videos WHERE status = 'failed' AND path = ?", [record.path])
+            self._insert(cur, "videos", record.to_arrow())
+
+        self._write(f"could not record the failure of {record.path}", body)
 
     def forget_failures(self, path: str, except_video_id: str) -> None:
         """Drop failure records of `path` under other ids: a file that failed before (truncated
         download, no permission) and has now landed under its content id is no longer failed."""
         # Failure rows own no content rows, so one DELETE keeps the memory consistent.
-        with self._transaction(f"could not clear old failures of {path}") as cur:
-            cur.execute(
+        self._write(
+            f"could not clear old failures of {path}",
+            lambda cur: cur.execute(
                 "DELETE FROM videos WHERE path = ? AND status = 'failed' AND video_id <> ?", [path, except_video_id]
-            )
+            ),
+        )
 
-    @contextlib.contextmanager
-    def _transaction(self, what: str) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One writer at a time, one transaction: committed on success, rolled back and raised as
-        StoreError(`what`: cause) on any error."""
+    def _write(self, what: str, body: Callable[[duckdb.DuckDBPyConnection], object]) -> None:
+        """Run `body` in one transaction, one writer at a time in this process. A commit that
+        conflicts with another process writing the same DuckLake catalog is tried again (bounded,
+        with backoff); any other error rolls back and is raised as StoreError(`what`: cause)."""
         self._require_writable()
-        with self._write_lock:
-            cur = self.cursor()
-            try:
-                cur.execute("BEGIN TRANSACTION")
-                yield cur
-                cur.execute("COMMIT")
-            except Exception as exc:
-                _rollback(cur)
-                raise StoreError(f"{what}: {exc}") from exc
-            finally:
-                cur.close()
+        pause = _FIRST_BACKOFF_S
+        for attempt in range(1, COMMIT_ATTEMPTS + 1):
+            with self._write_lock:
+                cur: duckdb.DuckDBPyConnection | None = None
+                try:
+                    cur = self.cursor()
+                    cur.execute("BEGIN TRANSACTION")
+                    body(cur)
+                    cur.execute("COMMIT")
+                    return
+                except Exception as exc:
+                    if cur is not None:
+                        _rollback(cur)
+                    if not (is_conflict(exc) and attempt < COMMIT_ATTEMPTS):
+                        raise StoreError(f"{what}: {exc}") from exc
+                    log.info("%s: commit conflict with another writer (try %d), trying again", what, attempt)
+                finally:
+                    if cur is not None:
+                        cur.close()
+            time.sleep(pause * (1 + random.random()))
+            pause = min(pause * 2, _MAX_BACKOFF_S)
 
     @staticmethod
     def _insert(cur: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> None:
@@ -171,6 +254,13 @@ class Memory:
         return f"Memory({str(self.uri)!r}, read_only={self.read_only})"
 
 
+def is_conflict(exc: BaseException) -> bool:
+    """Whether `exc` is a lost race with another writer of a DuckLake catalog: a 'Transaction
+    conflict', or its SQLite catalog busy with the other's commit ('database is locked')."""
+    text = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and ("conflict" in text or "database is locked" in text)
+
+
 def _rollback(cur: duckdb.DuckDBPyConnection) -> None:
     # The transaction may already be aborted; nothing was committed either way.
     with contextlib.suppress(duckdb.Error):
@@ -187,6 +277,9 @@ def open_memory(uri: str | Path | MemoryURI = DEFAULT_URI, *, read_only: bool = 
     con = _connect_ducklake(parsed, read_only) if parsed.kind == "ducklake" else _connect_file(parsed, read_only)
     try:
         _ensure_schema(con, parsed, read_only)
+    except duckdb.Error as exc:
+        con.close()
+        raise StoreError(f"cannot read the schema of memory {parsed}: {exc}") from exc
     except BaseException:
         con.close()
         raise
@@ -229,12 +322,8 @@ def _connect_ducklake(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnect
         raise StoreError(f"no DuckLake catalog at {catalog}: ingest into it first")
     if uri.location.startswith("sqlite:"):
         Path(catalog).parent.mkdir(parents=True, exist_ok=True)
-    options = [f"DATA_PATH '{uri.data_path}'"] if uri.data_path else []
-    if read_only:
-        options.append("READ_ONLY")
-    opts = f" ({', '.join(options)})" if options else ""
     try:
-        con.execute(f"ATTACH 'ducklake:{uri.location}' AS {_LAKE}{opts}")
+        con.execute(attach_sql(uri, _LAKE, read_only=read_only))
         con.execute(f"USE {_LAKE}")
     except duckdb.Error as exc:
         con.close()
@@ -266,22 +355,32 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, uri: MemoryURI, read_only: bo
                 f"memory {uri} has schema version {version}; open it once writable to migrate to {SCHEMA_VERSION}"
             )
         return
+    if version == SCHEMA_VERSION:
+        # Current: nothing is written, so that writers of one DuckLake catalog never race on the check.
+        # The empty transaction ends the read one DuckLake left open on its SQLite catalog, whose
+        # lock would otherwise block every other connection's commits.
+        con.execute("BEGIN TRANSACTION")
+        con.execute("COMMIT")
+        return
     con.execute("BEGIN TRANSACTION")
     try:
         if version is None:
             for t in metadata.sorted_tables:
                 con.execute(create_table_sql(t))
-            if uri.kind == "duckdb":  # DuckLake keeps no comments
-                for t in metadata.sorted_tables:
-                    for stmt in comment_sql(t):
-                        con.execute(stmt)
             con.execute(f"INSERT INTO {schema_info.name} VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
         else:
             for v in range(version, SCHEMA_VERSION):
                 log.info("migrating memory %s from schema %d to %d", uri, v, v + 1)
                 MIGRATIONS[v](con)
             con.execute("UPDATE schema_info SET value = ? WHERE key = 'schema_version'", [str(SCHEMA_VERSION)])
+        if uri.kind == "duckdb":  # DuckLake keeps no comments
+            for t in metadata.sorted_tables:
+                for stmt in comment_sql(t):
+                    con.execute(stmt)
         con.execute("COMMIT")
-    except Exception:
+    except Exception as exc:
         _rollback(con)
+        # Another process migrated it at the same time: fine if it now is current.
+        if version is not None and is_conflict(exc) and _schema_version(con) == SCHEMA_VERSION:
+            return
         raise

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from memory.errors import MemoryURIError
+from memory.errors import MemoryURIError, StoreError
 
 DEFAULT_URI = "vidmem.duckdb"
 
@@ -52,3 +52,25 @@ def parse_uri(uri: str | Path) -> MemoryURI:
     if "://" in text:
         raise MemoryURIError(f"{uri}: unknown memory URI scheme; use a .duckdb path or ducklake:sqlite:PATH")
     return MemoryURI("duckdb", str(Path(text).expanduser().resolve()))
+
+
+def attach_sql(uri: MemoryURI, alias: str, *, read_only: bool = False) -> str:
+    """The one `ATTACH` statement for `uri` under catalog `alias`, its strings quoted.
+
+    Every place that opens a memory in DuckDB (the store, the SQLAlchemy engine, the agents'
+    guarded connection) attaches through this, so that quoting and options never drift apart.
+    """
+    if not alias.isidentifier():
+        raise StoreError(f"catalog alias must be a plain identifier, got {alias!r}")
+    target = f"ducklake:{uri.location}" if uri.kind == "ducklake" else uri.location
+    options = []
+    if uri.kind == "ducklake" and uri.data_path:
+        options.append(f"DATA_PATH {_literal(uri.data_path)}")
+    if read_only:
+        options.append("READ_ONLY")
+    opts = f" ({', '.join(options)})" if options else ""
+    return f"ATTACH {_literal(target)} AS {alias}{opts}"
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from memory import MemoryURI, parse_uri
+from memory import MemoryURI, attach_sql, parse_uri
 from queries.errors import QueryError
 from queries.readonly import check_readonly, lock_down
 
@@ -63,11 +63,7 @@ def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = T
         for name in needed:
             binary = packaged_extension(name)
             dbapi_con.execute(f"LOAD '{binary}'" if binary else f"LOAD {name}")
-        options = [f"DATA_PATH '{uri.data_path}'"] if uri.data_path else []
-        if read_only:
-            options.append("READ_ONLY")
-        opts = f" ({', '.join(options)})" if options else ""
-        dbapi_con.execute(f"ATTACH 'ducklake:{uri.location}' AS lake{opts}")
+        dbapi_con.execute(attach_sql(uri, "lake", read_only=read_only))
         dbapi_con.execute("USE lake")
         if read_only:
             lock_down(dbapi_con, uri)

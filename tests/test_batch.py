@@ -20,12 +20,13 @@ import pytest
 
 from ingest import Availability, Extractor, IngestResult, IngestSettings, VideoContext
 from ingest.asr import resolve_whisper
-from ingest.batch import WORKER_DIED, BatchOptions, LogDisplay, ProgressState, run_batch
+from ingest.batch import WORKER_DIED, BatchOptions, run_batch
 from ingest.errors import SettingsError
 from ingest.sources import expand_sources
 from memory import StoreError, open_memory
 from memory.schema import CONTENT_TABLES
 from vidmem.cli import main
+from vidmem.display import LogDisplay, ProgressState
 
 ASR = IngestSettings().only("asr")
 GOOD = ("carphone", "no_audio", "speech_sign")  # in this order; the first two have no audio: quick
@@ -407,7 +408,7 @@ def test_log_display_prints_progress_lines_periodically() -> None:
 
 
 def test_rich_display_draws_a_bar_and_notes() -> None:
-    from ingest.batch import RichDisplay
+    from vidmem.display import RichDisplay
 
     stream = io.StringIO()
     display = RichDisplay(stream)

@@ -9,7 +9,7 @@ from typing import Any
 import jiwer
 import pytest
 
-from ingest import IngestSettings, Pipeline
+from ingest import IngestSettings, Pipeline, SettingsError
 from ingest.frames import decode, sample_indices, sampling_plan
 from ingest.probe import probe
 from ingest.sources import expand_sources
@@ -172,3 +172,16 @@ def test_frame_times_are_exact_milliseconds(media: dict[str, Path]) -> None:
     assert all(t == round(i / info.fps, 3) for i, t in times.items()), [
         (i, t) for i, t in times.items() if t != round(i / info.fps, 3)
     ][:5]
+
+
+def test_settings_and_registry_name_the_same_roles() -> None:
+    from ingest.registry import EXTRACTORS, ROLE_NAMES
+    from ingest.settings import role_settings_names
+
+    assert tuple(cls.role for cls in EXTRACTORS) == ROLE_NAMES
+    assert len(set(ROLE_NAMES)) == len(ROLE_NAMES)
+    assert sorted(role_settings_names()) == sorted(ROLE_NAMES)  # a role without settings, or settings without a role
+    for role in ROLE_NAMES:
+        assert IngestSettings().only(role).settings_hash() != IngestSettings().settings_hash()
+    with pytest.raises(SettingsError, match="unknown roles"):
+        IngestSettings().only("nosuchrole")

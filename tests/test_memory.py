@@ -1,5 +1,8 @@
 """The memory: schema, atomic per-video writes, read-only opening, DuckLake, description."""
 
+import gzip
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -7,6 +10,7 @@ import pytest
 
 from memory import (
     SCHEMA_VERSION,
+    RoleRun,
     SchemaError,
     StoreError,
     VideoRecord,
@@ -134,3 +138,130 @@ def test_duckdb_catalog_carries_the_comments_too(tmp_path: Path) -> None:
             "SELECT comment FROM duckdb_columns() WHERE table_name = 'transcript' AND column_name = 'text'"
         )["comment"][0].as_py()
     assert comment == "What was said (speech recognition output)."
+
+
+def test_one_attach_statement_opens_a_lake_under_a_quoted_folder(tmp_path: Path) -> None:
+    """The store, the SQLAlchemy engine and the agents' guard all attach through memory.attach_sql."""
+    import sqlalchemy
+
+    from agents.guard import GuardedSQL
+    from memory import attach_sql, parse_uri
+    from queries.connect import sqlalchemy_engine
+
+    folder = tmp_path / "it's here"
+    uri = f"ducklake:sqlite:{folder / 'cat.sqlite'}"
+    with open_memory(uri) as mem:
+        mem.write_video(_rows("v1", 3))
+    with open_memory(uri, read_only=True) as mem:
+        assert mem.table_counts()["transcript"] == 3
+        runner = GuardedSQL(mem)
+        assert runner.run("SELECT count(*) FROM transcript").rows == ((3,),)
+        runner.close()
+    engine = sqlalchemy_engine(uri)
+    with engine.connect() as con:
+        assert con.execute(sqlalchemy.text("SELECT count(*) FROM transcript")).scalar() == 3
+    engine.dispose()
+    sql = attach_sql(parse_uri(uri), "lake", read_only=True)
+    assert sql.startswith("ATTACH 'ducklake:sqlite:") and "it''s here" in sql and sql.endswith(", READ_ONLY)")
+    with pytest.raises(StoreError):
+        attach_sql(parse_uri(uri), "lake; DROP TABLE videos")
+
+
+# -- schema 2: per-role provenance, failures per path, migration from schema 1 -----------------
+
+
+def _run(role: str, status: str = "ok", tables: tuple[str, ...] = (), reason: str | None = None) -> RoleRun:
+    return RoleRun(role, status, reason, f"h-{role}", {"model": f"m-{role}"}, f"model of {role}", tables)
+
+
+def test_a_role_that_ran_replaces_only_its_rows_and_a_failed_one_keeps_them(uri: str) -> None:
+    first = _rows("v1", 3)
+    runs = (_run("asr", tables=("transcript",)), _run("clip", tables=("frame_embeddings",)))
+    with open_memory(uri) as mem:
+        mem.write_video(VideoRows(first.record, first.tables, runs))
+        stored_at = mem.query("SELECT role, stored_at FROM role_runs ORDER BY role").to_pylist()
+        ocr = rows_table("ocr", [{"frame_index": 0, "t_s": 0.0, "text": "EXIT", "x1": 0, "y1": 0, "x2": 1, "y2": 1}],
+                         "v1")
+        later = (_run("ocr", tables=("ocr", "ocr_spans")), _run("asr", "failed", ("transcript",), "model crashed"))
+        mem.write_video(VideoRows(first.record, {"ocr": ocr}, later))
+        counts = mem.table_counts()
+        runs_now = {r["role"]: r for r in mem.query("SELECT * FROM role_runs").to_pylist()}
+        with pytest.raises(SchemaError, match="belong to no role that ran ok"):
+            VideoRows(first.record, {"ocr": ocr}, (_run("ocr", "failed", ("ocr",), "no"),))
+    assert counts["transcript"] == 3 and counts["frame_embeddings"] == 1 and counts["ocr"] == 1
+    assert runs_now["asr"]["status"] == "failed" and runs_now["asr"]["reason"] == "model crashed"
+    assert runs_now["asr"]["row_count"] == 3 and runs_now["asr"]["stored_at"] == stored_at[0]["stored_at"]
+    assert runs_now["ocr"]["status"] == "ok" and runs_now["ocr"]["rows"] == '{"ocr": 1, "ocr_spans": 0}'
+    assert runs_now["clip"]["model"] == "model of clip"
+
+
+def test_identical_bad_files_at_two_paths_keep_a_failure_each(uri: str) -> None:
+    with open_memory(uri) as mem:
+        for _ in range(2):  # a re-run records them again, still one row each
+            for n in (1, 2):
+                mem.record_failure(VideoRecord(
+                    video_id=f"p{n}", path=f"/videos/{n}/bad.mp4", status="failed", content_hash="same",
+                    error=f"/videos/{n}/bad.mp4: truncated",
+                ))
+        rows = mem.query("SELECT path, error FROM videos ORDER BY path").to_pylist()
+    assert rows == [{"path": f"/videos/{n}/bad.mp4", "error": f"/videos/{n}/bad.mp4: truncated"} for n in (1, 2)]
+
+
+def test_opening_a_current_lake_writes_nothing(tmp_path: Path) -> None:
+    uri = f"ducklake:sqlite:{tmp_path / 'cat.sqlite'}"
+    open_memory(uri).close()
+
+    def snapshots() -> int:
+        with open_memory(uri) as mem:
+            return int(mem.con.execute("SELECT count(*) FROM ducklake_snapshots('lake')").fetchone()[0])  # type: ignore[index]
+
+    assert snapshots() == snapshots()  # a write (even an UPDATE of the version) would add a snapshot
+
+
+V1_MEMORY = Path(__file__).parent / "data" / "memory_v1.duckdb.gz"
+
+
+def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path, media: dict[str, Path]) -> None:
+    """tests/data/memory_v1.duckdb.gz: made by vidmem at 6d80f4d (schema 1) from speech_sign and
+    no_audio with `--only asr,ocr`, plus an empty file that failed."""
+    import duckdb
+
+    from ingest import IngestSettings, Pipeline
+    from ingest.probe import probe
+
+    path = tmp_path / "v1.duckdb"
+    path.write_bytes(gzip.decompress(V1_MEMORY.read_bytes()))
+    old = duckdb.connect(str(path), read_only=True)
+    tables = [t for (t,) in old.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()]
+    before = {t: sorted(map(repr, old.execute(f"SELECT * FROM {t}").fetchall())) for t in tables if t != "schema_info"}
+    old.close()
+    assert "role_runs" not in before and len(before["transcript_words"]) == 10
+
+    with pytest.raises(SchemaError, match="open it once writable"):
+        open_memory(path, read_only=True)
+    with open_memory(path) as mem:
+        after = {t: sorted(map(repr, mem.con.execute(f"SELECT * FROM {t}").fetchall())) for t in before}
+        version = mem.query("SELECT value FROM schema_info")["value"][0].as_py()
+        runs = mem.query("SELECT v.path, r.* FROM role_runs r JOIN videos v USING (video_id)").to_pylist()
+        states = mem.role_states()
+    assert after == before  # every row of every table, unchanged
+    assert version == str(SCHEMA_VERSION)
+    got = {(Path(r["path"]).name, r["role"]): r for r in runs}
+    assert set(got) == {("speech_sign.mp4", "asr"), ("speech_sign.mp4", "ocr"), ("no_audio.mp4", "asr"),
+                        ("no_audio.mp4", "ocr")}
+    asr = got["speech_sign.mp4", "asr"]
+    assert (asr["status"], asr["row_count"], asr["model"]) == ("ok", 11, "base")
+    assert json.loads(asr["rows"]) == {"transcript": 1, "transcript_words": 10}
+    assert json.loads(got["speech_sign.mp4", "ocr"]["rows"]) == {"ocr": 6, "ocr_spans": 2}
+    skipped = got["no_audio.mp4", "asr"]
+    assert (skipped["status"], skipped["reason"], skipped["row_count"]) == ("skipped", "no audio track", 0)
+    # The migrated settings are those of today's defaults: nothing runs again after the upgrade.
+    pipeline = Pipeline(IngestSettings().only("asr", "ocr"))
+    for name in ("speech_sign", "no_audio"):
+        info = probe(media[name])
+        assert pipeline.roles_to_run(info, states[info.video_id]) == ([], {}), name
+    # One role's own settings changed: that role alone runs again.
+    settings = IngestSettings().only("asr", "ocr")
+    changed = Pipeline(replace(settings, ocr=replace(settings.ocr, fps=2.0)))
+    info = probe(media["speech_sign"])
+    assert [ex.role for ex in changed.roles_to_run(info, states[info.video_id])[0]] == ["ocr"]

@@ -4,11 +4,12 @@ import argparse
 import sys
 
 from ingest import IngestResult
-from ingest.batch import BatchInterrupted, BatchOptions, console_display, run_batch
+from ingest.batch import BatchInterrupted, BatchOptions, run_batch
 from ingest.sources import expand_sources
 from memory import VidmemError, open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, positive_float, positive_int
 from vidmem.config import add_settings_args, settings_from
+from vidmem.display import console_display
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,10 +17,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "ingest",
         help="decode videos and store what the models see and hear",
         description="Ingest videos into the memory: one decode pass per video feeds every model role; "
-        "all of a video's rows commit together, so an interrupted run leaves whole videos and resumes "
-        "where it stopped. Videos already stored with the same settings are skipped. A file that failed "
-        "before with the same settings is not tried again while unchanged (same size): --retry-failed "
-        "tries it again, --force re-ingests everything. Workers extract in parallel; this process alone "
+        "a role's rows commit together with its provenance, so an interrupted run leaves whole roles and "
+        "resumes where it stopped. Per video, only the selected roles that are missing or whose own settings "
+        "changed run (a role that reads another's rows brings that one along); every other role keeps its rows, "
+        "and a role that fails or is skipped keeps what it had. A file that failed before with the same "
+        "settings is not tried again while unchanged (same size): --retry-failed tries it (and failed roles) "
+        "again, --force re-runs the selected roles. Workers extract in parallel; this process alone "
         "writes, opening a .duckdb memory only while committing so that `vidmem sql` can read in "
         "between. For querying while a long run writes, use a DuckLake memory (ducklake:sqlite:PATH).",
         epilog="Examples:\n  vidmem ingest clip.mp4\n  vidmem ingest archive/ 'more/**/*.mov' list.txt --only asr,ocr\n"
@@ -31,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="video files, folders, globs, or .txt lists of paths")
     add_memory_arg(p)
-    p.add_argument("--force", action="store_true", help="re-ingest even when content and settings are unchanged")
+    p.add_argument("--force", action="store_true", help="re-run the selected roles even when stored and unchanged")
     p.add_argument("--retry-failed", action="store_true", help="try again files that failed before, even unchanged")
     p.add_argument(
         "--workers", "-j", type=positive_int, metavar="N",
@@ -54,10 +57,13 @@ def _line(result: IngestResult, n: int, total: int) -> str:
     prefix = f"[{n}/{total}] {result.status:7} {result.path}"
     if result.status == "failed":
         return f"{prefix}: {result.error}"
+    notes = "; ".join(
+        [f"{r} {s}" for r, s in result.roles.items() if s != "ran"]
+        + [f"{r} recomputed: {why}" for r, why in result.recomputed.items()]
+    )
     if result.status == "skipped":
-        return f"{prefix}: already stored with these settings"
+        return f"{prefix}: already stored with these settings" + (f" [{notes}]" if notes else "")
     rows = ", ".join(f"{k} {v}" for k, v in result.rows.items() if v) or "no rows"
-    notes = "; ".join(f"{r} {s}" for r, s in result.roles.items() if s != "ran")
     return (
         f"{prefix} ({result.duration_s or 0:.1f}s of video in {result.seconds:.1f}s): {rows}"
         + (f" [{notes}]" if notes else "")
