@@ -20,20 +20,22 @@ entering/leaving, 0.9 when the motion points in or out of the frame, else 0.6.
 
 With a vision model at an OpenAI-compatible endpoint (`actions.vision_model`), each track's crops
 also go to it once, and its answer (one of the labels) is stored for the track's whole life with
-model = that model's name and a NULL score (the endpoint gives no probability).
+model = that model's name and a NULL score (the endpoint gives no probability). Requests go
+through the shared `ingest.vision_client` (bounded by `actions.timeout_s` and `actions.max_retries`);
+a track whose request fails keeps its trajectory labels, and a refused model stops the asking.
 """
 
-import base64
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from ingest.crops import TrackCrop
 from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.tracking import TrackCrop
+from ingest.settings import ActionSettings
+from ingest.vision_client import VisionClient, VisionError, VisionRefused, endpoint, jpeg_data_url
 from memory import rows_table
 
 log = logging.getLogger(__name__)
@@ -188,7 +190,7 @@ class ActionRecognizer(Extractor):
     def availability(self) -> Availability:
         cfg = self.settings.actions
         if cfg.vision_model:
-            where = cfg.base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI API"
+            where = endpoint(cfg.base_url) or "the OpenAI API"
             return Availability(
                 True, f"trajectory speed classifier, plus vision model {cfg.vision_model} at {where}", "endpoint"
             )
@@ -221,17 +223,27 @@ class ActionRecognizer(Extractor):
         model = str(cfg.vision_model)
         tracks = ctx.tables["tracks"].select(["track_id", "first_s", "last_s"]).to_pylist()
         crops: dict[int, list[TrackCrop]] = ctx.artifacts.get("track_crops", {})
-        client = _client(cfg.base_url)
+        client = _client(cfg)
         labels = list(cfg.labels or DEFAULT_LABELS)
         rows = []
+        failed: list[str] = []
         for track in tracks:
             images = crops.get(track["track_id"], [])
             if not images:
                 continue
-            label = ask_vision(client, model, images, labels)
+            try:
+                label = ask_vision(client, images, labels)
+            except VisionRefused as exc:  # every later track would be refused the same way
+                log.warning("%s: actions: %s; trajectory labels only", ctx.info.path, exc)
+                break
+            except VisionError as exc:
+                failed.append(f"track {track['track_id']}: {exc}")
+                continue
             if label is not None:
                 iv = Interval(track["first_s"], track["last_s"], label, float("nan"))
                 rows.append({**_row(track["track_id"], iv, model), "score": None})
+        if failed:
+            log.warning("%s: actions: %d vision requests failed; first: %s", ctx.info.path, len(failed), failed[0])
         return rows
 
 
@@ -246,33 +258,22 @@ def _row(track_id: int, iv: Interval, model: str) -> dict[str, Any]:
     }
 
 
-def _client(base_url: str | None) -> Any:
-    from openai import OpenAI
-
-    return OpenAI(base_url=base_url or os.environ.get("OPENAI_BASE_URL"), api_key=os.environ.get("OPENAI_API_KEY", "-"))
+def _client(cfg: ActionSettings) -> VisionClient:
+    return VisionClient(str(cfg.vision_model), cfg.base_url, cfg.timeout_s, cfg.max_retries)
 
 
-def ask_vision(client: Any, model: str, crops: Sequence[TrackCrop], labels: Sequence[str]) -> str | None:
+_CROP_SIDE = 256  # px; crops are at most this already (ingest.crops), so this only bounds the request
+
+
+def ask_vision(client: VisionClient, crops: Sequence[TrackCrop], labels: Sequence[str]) -> str | None:
     """One of `labels` for what the person in `crops` (in time order) is doing, or None if the answer
-    names none of them."""
-    import cv2
-
-    content: list[dict[str, Any]] = [
-        {
-            "type": "text",
-            "text": "These crops show one person at different times. What is the person doing? "
-            f"Answer with exactly one of: {', '.join(labels)}.",
-        }
-    ]
-    for crop in sorted(crops, key=lambda c: c.t_s):
-        ok, jpeg = cv2.imencode(".jpg", np.ascontiguousarray(crop.image[..., ::-1]))
-        if ok:
-            url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
-            content.append({"type": "image_url", "image_url": {"url": url}})
-    reply = client.chat.completions.create(
-        model=model, messages=[{"role": "user", "content": content}], max_tokens=20, temperature=0
+    names none of them. Raises VisionError when the endpoint gives no answer."""
+    prompt = (
+        "These crops show one person at different times. What is the person doing? "
+        f"Answer with exactly one of: {', '.join(labels)}."
     )
-    return parse_label(reply.choices[0].message.content or "", labels)
+    urls = [jpeg_data_url(c.image, _CROP_SIDE) for c in sorted(crops, key=lambda c: c.t_s)]
+    return parse_label(client.ask(prompt, urls, max_tokens=20), labels)
 
 
 def parse_label(answer: str, labels: Sequence[str]) -> str | None:

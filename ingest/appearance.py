@@ -22,9 +22,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
+from ingest.crops import TrackCrop
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.tracking import TrackCrop
 
 log = logging.getLogger(__name__)
 

@@ -4,26 +4,36 @@ import logging
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.weights import CACHE, Weights, joined_parts, package_dir
+from ingest.weights import CACHE, Weights, hf_cache_dir, joined_parts, looks_like_path, package_dir
 from memory import rows_table
 
 log = logging.getLogger(__name__)
 
 
 def resolve_whisper(model: str) -> Weights:
-    """Settings path, then packaged weights, then faster-whisper's hub cache, then download by name."""
+    """Settings folder, then vidmem's weight cache, then faster-whisper's hub cache, then packaged
+    weights, then download by name. Raises RoleUnavailable when `model` is a path that is not a folder."""
     if Path(model).expanduser().is_dir():
         return Weights(str(Path(model).expanduser().resolve()), "settings")
+    if looks_like_path(model):
+        raise RoleUnavailable(f"asr.model {model!r} is not a folder (a model path in settings is never replaced)")
+    for cache_dir in (hf_cache_dir(), None):  # None: the library's own cache
+        try:
+            from faster_whisper.utils import download_model
+
+            return Weights(download_model(model, local_files_only=True, cache_dir=_str(cache_dir)), "cache")
+        except Exception:  # not in this cache (or an unknown name: the download will say so)
+            continue
     packaged = _packaged(model)
     if packaged is not None:
         return Weights(str(packaged), "package")
-    try:
-        from faster_whisper.utils import download_model
+    return Weights(model, "download")
 
-        return Weights(download_model(model, local_files_only=True), "cache")
-    except Exception:  # not in the hub cache (or an unknown name: the download will say so)
-        return Weights(model, "download")
+
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 def _packaged(model: str) -> Path | None:
@@ -72,7 +82,10 @@ class SpeechRecognizer(Extractor):
     _model: Any = None
 
     def availability(self) -> Availability:
-        weights = resolve_whisper(self.settings.asr.model)
+        try:
+            weights = resolve_whisper(self.settings.asr.model)
+        except RoleUnavailable as exc:
+            return Availability(False, str(exc))
         if weights.source == "download":
             return Availability(
                 True,

@@ -1,10 +1,10 @@
 """Frame captions from a vision model behind any OpenAI-compatible endpoint -> `captions`.
 
-Each sampled frame goes out as a base64 JPEG in one chat-completions request (the `openai` client,
-bounded by `timeout_s` and `max_retries`, `concurrency` requests in flight). The answers are the
-frame-level captions; consecutive near-identical ones (similarity >= `merge_similarity`) merge into
-clip-level captions spanning their times. Similarity is the cosine of sentence embeddings when
-the text encoder loads, else the overlap (Jaccard) of word sets, which needs no model.
+Each sampled frame goes out as a base64 JPEG in one chat-completions request (the shared
+`ingest.vision_client`, bounded by `timeout_s` and `max_retries`, `concurrency` requests in
+flight). The answers are the frame-level captions; consecutive near-identical ones (similarity >=
+`merge_similarity`) merge into clip-level captions spanning their times. Similarity is the cosine
+of sentence embeddings when the text encoder loads, else the overlap (Jaccard) of word sets, which needs no model.
 
 The role is off until a vision model is named (`captions.model`); the endpoint is
 `captions.base_url`, else $OPENAI_BASE_URL, else OpenAI's own API (which needs $OPENAI_API_KEY).
@@ -13,15 +13,13 @@ Caption ids are unique across both levels within a video, so (`captions`, captio
 row in `text_embeddings`.
 """
 
-import base64
-import io
 import logging
 import os
 import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -30,13 +28,15 @@ from ingest.errors import IngestError
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import FrameBatch
 from ingest.settings import CaptionSettings
+from ingest.vision_client import VisionClient, VisionError, VisionRefused, jpeg_data_url
+from ingest.vision_client import endpoint as vision_endpoint
 from memory import rows_table
 
 log = logging.getLogger(__name__)
 
 
-class CaptionError(IngestError):
-    """The vision endpoint gave no usable caption."""
+#: A caption request that gave no usable caption (the shared vision client's error).
+CaptionError = VisionError
 
 
 @dataclass(frozen=True)
@@ -101,28 +101,14 @@ def merge_captions(frames: Sequence[tuple[float, str]], similarity: Similarity, 
 
 def endpoint(cfg: CaptionSettings) -> str | None:
     """The base URL requests go to (None: the openai client's default, OpenAI's API)."""
-    return cfg.base_url or os.environ.get("OPENAI_BASE_URL") or None
-
-
-def jpeg_data_url(image: np.ndarray, max_side: int) -> str:
-    """An RGB frame as a `data:image/jpeg;base64,...` URL, its longest side at most `max_side`."""
-    from PIL import Image
-
-    pic = Image.fromarray(image)
-    scale = max_side / max(pic.size)
-    if scale < 1:
-        size = (max(1, round(pic.width * scale)), max(1, round(pic.height * scale)))
-        pic = pic.resize(size, Image.Resampling.BICUBIC)
-    buf = io.BytesIO()
-    pic.save(buf, format="JPEG", quality=85)
-    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return vision_endpoint(cfg.base_url)
 
 
 class Captioner(Extractor):
     role: ClassVar[str] = "captions"
     tables: ClassVar[tuple[str, ...]] = ("captions",)
 
-    _client: Any = None
+    _client: VisionClient | None = None
     _similarity: Similarity | None = None
     _pool: ThreadPoolExecutor | None = None
 
@@ -147,17 +133,10 @@ class Captioner(Extractor):
     def sample_rate(self) -> float | None:
         return self.settings.captions.fps
 
-    def client(self) -> Any:
+    def client(self) -> VisionClient:
         if self._client is None:
-            from openai import OpenAI
-
             cfg = self.settings.captions
-            self._client = OpenAI(
-                base_url=endpoint(cfg),
-                api_key=os.environ.get("OPENAI_API_KEY") or "unused",  # local servers take any key
-                timeout=cfg.timeout_s,
-                max_retries=cfg.max_retries,
-            )
+            self._client = VisionClient(str(cfg.model), cfg.base_url, cfg.timeout_s, cfg.max_retries)
         return self._client
 
     def begin(self, ctx: VideoContext) -> None:
@@ -181,38 +160,12 @@ class Captioner(Extractor):
             self._pool = None
 
     def _ask(self, image_url: str) -> str:
-        import openai
-
         cfg = self.settings.captions
         try:
-            response = self.client().chat.completions.create(
-                model=cfg.model,
-                messages=[
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": cfg.prompt},
-                            {"type": "image_url", "image_url": {"url": image_url}},
-                        ],
-                    }
-                ],
-                max_tokens=cfg.max_tokens,
-                temperature=0.0,
-            )
-        except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
+            return self.client().ask(cfg.prompt, [image_url], cfg.max_tokens)
+        except VisionRefused as exc:
             self._fatal = exc  # every later frame would fail the same way
-            raise CaptionError(f"{endpoint(cfg) or 'OpenAI API'} refused model {cfg.model!r}: {exc}") from exc
-        except openai.APITimeoutError as exc:
-            raise CaptionError(f"no answer within {cfg.timeout_s:g} s ({cfg.max_retries} retries)") from exc
-        except openai.APIError as exc:  # connection errors, 4xx/5xx answers, bodies that are not JSON
-            raise CaptionError(f"{type(exc).__name__}: {exc}") from exc
-        try:
-            text = response.choices[0].message.content
-        except (AttributeError, IndexError, TypeError) as exc:
-            raise CaptionError(f"malformed chat completion (no choices[0].message.content): {response!r:.200}") from exc
-        if not isinstance(text, str) or not text.strip():
-            raise CaptionError(f"empty caption from {cfg.model!r}")
-        return " ".join(text.split())
+            raise
 
     def end(self, ctx: VideoContext) -> None:
         cfg = self.settings.captions

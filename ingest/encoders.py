@@ -27,10 +27,11 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from ingest.devices import torch_device
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability
 from ingest.settings import ClipSettings
-from ingest.weights import Weights, package_dir
+from ingest.weights import Weights, hf_cache_dir, looks_like_path, package_dir
 
 log = logging.getLogger(__name__)
 
@@ -43,19 +44,6 @@ _ST_PREFIX = "sentence-transformers/"
 
 
 # ------------------------------------------------------------------ shared helpers
-
-
-def torch_device(setting: str) -> str:
-    """'cuda[:N]' when asked for (or 'auto') and torch sees a GPU, else 'cpu'."""
-    if setting == "cpu":
-        return "cpu"
-    import torch
-
-    if torch.cuda.is_available():
-        return "cuda" if setting == "auto" else setting
-    if setting.startswith("cuda"):
-        log.warning("no CUDA device visible to torch; running on the CPU")
-    return "cpu"
 
 
 def l2_normalize(vectors: np.ndarray) -> np.ndarray:
@@ -182,7 +170,10 @@ class TextEncoder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         vectors = model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
             show_progress_bar=False,
         )
         return l2_normalize(vectors)
@@ -237,7 +228,7 @@ class ClipWeights:
 
 
 def resolve_clip(settings: ClipSettings) -> ClipWeights:
-    """Checkpoint file in settings, then open_clip's hub cache for the tag, then download by tag.
+    """Checkpoint file in settings, then vidmem's weight cache or the hub cache for the tag, then download by tag.
 
     Raises RoleUnavailable when there is nothing to load: random weights are never a default
     (they would store meaningless vectors).
@@ -255,6 +246,10 @@ def resolve_clip(settings: ClipSettings) -> ClipWeights:
     path = Path(pretrained).expanduser()
     if path.is_file():
         return ClipWeights(arch, str(path.resolve()), "settings", f"{arch}/{path.name}")
+    if looks_like_path(pretrained):
+        raise RoleUnavailable(
+            f"clip.pretrained {pretrained!r} is not a file (a checkpoint path in settings is never replaced)"
+        )
     tags = open_clip.list_pretrained_tags_by_model(arch)
     if pretrained not in tags:
         raise RoleUnavailable(
@@ -271,7 +266,7 @@ def resolve_clip(settings: ClipSettings) -> ClipWeights:
 
 
 def _cached_clip_file(cfg: dict[str, Any]) -> str | None:
-    """The checkpoint open_clip would download for a tag, if the hub cache already has it."""
+    """The checkpoint open_clip would download for a tag, if a hub cache already has it."""
     hub = cfg.get("hf_hub", "")
     if not hub:
         return None
@@ -283,10 +278,11 @@ def _cached_clip_file(cfg: dict[str, Any]) -> str | None:
     names = [filename] if filename else ["open_clip_model.safetensors", "open_clip_pytorch_model.bin"]
     if filename.endswith((".bin", ".pth")):
         names.insert(0, filename.rsplit(".", 1)[0] + ".safetensors")
-    for name in names:
-        found = try_to_load_from_cache(repo, name)
-        if isinstance(found, str):
-            return found
+    for cache_dir in (hf_cache_dir(), None):  # vidmem's (`vidmem models pull clip`), then the library's
+        for name in names:
+            found = try_to_load_from_cache(repo, name, cache_dir=cache_dir)
+            if isinstance(found, str):
+                return found
     return None
 
 

@@ -118,9 +118,13 @@ class ActionSettings:
     window_s: float = 2.0  # the trajectory classifier labels windows this long
     vision_model: str | None = None  # model at an OpenAI-compatible endpoint; None: trajectory classifier only
     base_url: str | None = None  # None: OPENAI_BASE_URL
+    timeout_s: float = _speed_only(60.0)  # per vision request
+    max_retries: int = _speed_only(2)  # per track, on timeouts, connection errors and 5xx/429 answers
 
     def __post_init__(self) -> None:
-        _positive("actions", window_s=self.window_s)
+        _positive("actions", window_s=self.window_s, timeout_s=self.timeout_s)
+        if self.max_retries < 0:
+            raise SettingsError(f"actions.max_retries must be >= 0, got {self.max_retries}")
 
 
 @dataclass(frozen=True)

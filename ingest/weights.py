@@ -1,16 +1,42 @@
-"""Where a role's weights come from: settings path, a package that ships them, or the library's
-own download by name (the normal path on a machine with internet)."""
+"""Where a role's weights come from. One order for every role: a path in settings (never replaced
+by another model when it is missing), then vidmem's weight cache (`vidmem models pull`) or the
+library's own cache, then a package that ships them (for the detector, a substitute: the role says
+so), then the library's download by name."""
 
 import importlib.util
 import logging
 import os
 import shutil
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 log = logging.getLogger(__name__)
 
 CACHE = Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem"))
+
+
+def weights_dir() -> Path:
+    """vidmem's own weight cache, where `vidmem models pull` puts each role's real weights
+    ($VIDMEM_CACHE/weights, read at each call so that a process can point it elsewhere)."""
+    return Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem")).expanduser() / "weights"
+
+
+def hf_cache_dir() -> Path:
+    """The Hugging Face hub cache inside vidmem's weight cache (CLIP and whisper)."""
+    return weights_dir() / "huggingface"
+
+
+def looks_like_path(setting: str) -> bool:
+    """Whether a model setting names a file or folder rather than a model (a name has no folder part).
+
+    >>> looks_like_path("yolo11n-seg.pt"), looks_like_path("~/models/det.pt"), looks_like_path("./det.pt")
+    (False, True, True)
+    """
+    return "/" in setting or os.sep in setting or setting.startswith(("~", "."))
 
 
 @dataclass(frozen=True)
@@ -45,3 +71,30 @@ def joined_parts(target: Path, parts: list[Path]) -> Path:
     tmp.replace(target)
     log.info("assembled %s from %d parts", target, len(parts))
     return target
+
+
+#: Where ultralytics downloads its weights from, and the connect bound before any download starts.
+ULTRALYTICS_ASSETS = "https://github.com"
+CONNECT_TIMEOUT_S = 3.0
+
+
+def reachable(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> bool:
+    """Whether `url`'s host answers a TCP connect within `timeout_s`, name lookup included (a
+    resolver that does not answer would otherwise hold the connect for its own, longer timeout)."""
+    parts = urlparse(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+
+    def connect() -> bool:
+        try:
+            with socket.create_connection((parts.hostname or "", port), timeout=timeout_s):
+                return True
+        except OSError:
+            return False
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="reachable")
+    try:
+        return pool.submit(connect).result(timeout=timeout_s)
+    except FuturesTimeout:
+        return False
+    finally:
+        pool.shutdown(wait=False)  # a lookup still pending ends on its own; nobody waits for it

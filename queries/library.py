@@ -50,6 +50,7 @@ ORDER: tuple[str, ...] = (
     "track_position",
     "tracks_at",
     "track_path",
+    "detection_shapes",
     "speech_near",
     "text_near",
     "find_text",

@@ -1,10 +1,9 @@
 """Actions: speed classification, interval merging, frame-edge entries and exits on tiny real
-trajectories, the role's rows, and the vision-endpoint path with a scripted client."""
+trajectories, the role's rows, and the vision-endpoint path against a local OpenAI-compatible server."""
 
 import dataclasses
 import itertools
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -23,10 +22,12 @@ from ingest.actions import (
     speed_label,
     window_speed,
 )
+from ingest.crops import TrackCrop
 from ingest.extractor import VideoContext
 from ingest.probe import probe
-from ingest.tracking import TrackCrop
+from ingest.vision_client import VisionClient
 from memory import rows_table
+from tests.vision_endpoint import vision_server
 
 FPS = 5.0
 HEIGHT = 100.0  # px: a person's box height
@@ -157,40 +158,42 @@ def test_role_without_tracks_writes_an_empty_table(media: dict[str, Path]) -> No
     assert ctx.tables["actions"].num_rows == 0
 
 
-class _ScriptedChat:
-    """Stands in for the OpenAI client: records the request, answers with a fixed text."""
-
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-        self.requests: list[dict[str, Any]] = []
-        self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
-
-    def _create(self, **request: Any) -> Any:
-        self.requests.append(request)
-        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=self.answer))])
-
-
-def test_vision_model_answer_becomes_a_track_long_action(
-    media: dict[str, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    chat = _ScriptedChat("The person is riding a bicycle.")
-    monkeypatch.setattr("ingest.actions._client", lambda base_url: chat)
+def _vision_settings(url: str, **actions: Any) -> IngestSettings:
     base = IngestSettings()
-    settings = dataclasses.replace(base, actions=dataclasses.replace(base.actions, vision_model="some-vlm"))
-    recognizer = ActionRecognizer(settings)
-    assert "vision model some-vlm" in recognizer.availability().detail
-    ctx = _ctx(media)
-    recognizer.end(ctx)
+    changes = {"vision_model": "some-vlm", "base_url": url, "timeout_s": 5.0, "max_retries": 0, **actions}
+    return dataclasses.replace(base, actions=dataclasses.replace(base.actions, **changes))
+
+
+def test_vision_model_answer_becomes_a_track_long_action(media: dict[str, Path]) -> None:
+    with vision_server() as server:
+        server.answer = "The person is riding a bicycle."
+        recognizer = ActionRecognizer(_vision_settings(server.url))
+        assert "vision model some-vlm" in recognizer.availability().detail
+        ctx = _ctx(media)
+        recognizer.end(ctx)
     rows = ctx.tables["actions"].to_pylist()
     vision = [r for r in rows if r["model"] == "some-vlm"]
     assert [(r["label"], r["start_s"], r["end_s"], r["score"]) for r in vision] == [
         ("riding a bicycle", 0.0, 4.0, None)
     ]
-    content = chat.requests[0]["messages"][0]["content"]
+    content = server.requests[0]["messages"][0]["content"]
     assert content[1]["image_url"]["url"].startswith("data:image/jpeg;base64,")
     assert "riding a bicycle" in content[0]["text"]
 
 
+@pytest.mark.parametrize("mode", ["always_500", "unknown_model"])
+def test_a_failing_vision_endpoint_leaves_the_trajectory_labels(media: dict[str, Path], mode: str) -> None:
+    with vision_server() as server:
+        server.mode = mode
+        ctx = _ctx(media)
+        ActionRecognizer(_vision_settings(server.url)).end(ctx)
+    rows = ctx.tables["actions"].to_pylist()
+    assert [(r["label"], r["model"]) for r in rows] == [("walking", TRAJECTORY_MODEL)]
+    assert len(server.requests) == 1  # one track, no retries configured, a refusal is final
+
+
 def test_vision_answer_outside_the_labels_is_dropped() -> None:
     crop = TrackCrop(1, 0.0, 0, (0, 0, 8, 8), np.zeros((8, 8, 3), np.uint8), True)
-    assert ask_vision(_ScriptedChat("dancing the tango"), "m", [crop], ["walking"]) is None
+    with vision_server() as server:
+        server.answer = "dancing the tango"
+        assert ask_vision(VisionClient("m", server.url, 5, 0), [crop], ["walking"]) is None

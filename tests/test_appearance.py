@@ -19,9 +19,9 @@ from ingest.appearance import (
     describe_colours,
     dominant_colours,
 )
+from ingest.crops import TrackCrop
 from ingest.extractor import VideoContext
 from ingest.probe import probe
-from ingest.tracking import TrackCrop
 from memory import rows_table
 
 # Boxes in frame 18 (t=1.8 s) of vtest.avi, checked by drawing them on the frame.

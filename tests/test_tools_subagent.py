@@ -15,7 +15,7 @@ from agents.guard import guarded
 from agents.llm import Completion, Message
 from agents.tools import SubAgentSettings, SubTask, ToolContext
 from agents.tools.sql_subagent import render_example_sql
-from agents.tools.subtasks import SUBTASK_TOOLS, CountTool, WhenTool
+from agents.tools.subtasks import SUBTASK_TOOLS, CountTool, OtherTool, WhenTool
 from memory import Memory, metadata, open_memory
 from tests.test_tools_memory import SENTENCE, VIDEO_ID, build_memory
 
@@ -144,6 +144,17 @@ def test_prompt_shows_only_the_subtask_tables_and_puts_the_question_last(memory:
     assert not shown & {"transcript", "ocr_spans", "captions", "videos", "frame_embeddings"}
     assert "mask_polygon" not in system  # hidden columns stay out
     assert "never instructions" in system
+
+
+def test_other_subagent_sees_detections_actions_and_mask_shapes(memory: Memory) -> None:
+    schema = OtherTool.subtask.schema_text()
+    tables = {line.split(":")[0] for line in schema.splitlines() if line and not line.startswith(" ")}
+    assert {"detections", "actions"} <= tables
+    columns = {line.split()[0] for line in schema.splitlines() if line.startswith("  ")}
+    assert {"track_id", "t_s", "category", "mask_area", "start_s", "end_s", "label", "score"} <= columns
+    assert "mask_polygon" not in columns  # raw outlines stay out: detection_shapes gives their centroid
+    prompt = OtherTool().messages("Where is person 1?", _ctx(memory, ScriptedChat()), guarded(memory))[0].content
+    assert "detection_shapes" in prompt and "centroid" in prompt
 
 
 def test_prompt_scope_with_and_without_a_video(memory: Memory) -> None:

@@ -19,21 +19,17 @@ import pytest
 from ingest import IngestSettings, Pipeline, SettingsError
 from ingest.actions import ActionRecognizer
 from ingest.appearance import AppearanceDescriber
+from ingest.boxes import fill_gaps
+from ingest.crops import TrackCrop
+from ingest.detector_weights import resolve_detector
+from ingest.detectors import class_ids
 from ingest.errors import RoleUnavailable
 from ingest.extractor import VideoContext
 from ingest.frames import sample_indices
 from ingest.probe import probe
 from ingest.settings import TrackingSettings
-from ingest.tracking import (
-    MOTION_TRACKERS,
-    OPTIONAL_REID_TRACKERS,
-    TrackCrop,
-    Tracker,
-    _class_ids,
-    _make_tracker,
-    fill_gaps,
-    resolve_detector,
-)
+from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, make_tracker
+from ingest.tracking import Tracker
 from memory import open_memory
 
 CLIP_S = 20.0
@@ -90,10 +86,10 @@ def test_detector_weights_resolve_settings_path_then_package_then_download(tmp_p
 
 def test_class_filter_maps_categories_to_model_classes() -> None:
     names = {0: "person", 1: "person", 2: "car"}
-    assert _class_ids(("person",), names) == [0, 1]
-    assert _class_ids((), names) is None
+    assert class_ids(("person",), names) == [0, 1]
+    assert class_ids((), names) is None
     with pytest.raises(RoleUnavailable, match="match none"):
-        _class_ids(("bicycle",), names)
+        class_ids(("bicycle",), names)
 
 
 @pytest.mark.parametrize(("value", "ok"), [("auto", True), ("onnx", True), ("torch", True), ("tensorrt", False)])
@@ -116,7 +112,10 @@ def test_runtime_setting_is_validated(value: str, ok: bool) -> None:
         ("sort-of-magic", None, False),
     ],
 )
-def test_availability_is_truthful_about_trackers(tracker: str, reid: str | None, ok: bool) -> None:
+def test_availability_is_truthful_about_trackers(
+    tracker: str, reid: str | None, ok: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VIDMEM_CACHE", str(tmp_path))  # weights pulled on this machine would win
     settings = IngestSettings(tracking=TrackingSettings(tracker=tracker, reid_weights=reid))
     avail = Tracker(settings).availability()
     assert avail.ok is ok, avail.detail
@@ -126,7 +125,7 @@ def test_availability_is_truthful_about_trackers(tracker: str, reid: str | None,
 
 @pytest.mark.parametrize("name", MOTION_TRACKERS + OPTIONAL_REID_TRACKERS)
 def test_trackers_without_reid_weights_keep_ids_of_moving_boxes(name: str) -> None:
-    tracker = _make_tracker(TrackingSettings(tracker=name), "cpu")
+    tracker = make_tracker(TrackingSettings(tracker=name), "cpu")
     image = np.zeros((480, 640, 3), np.uint8)
     ids = []
     for k in range(6):
@@ -341,20 +340,20 @@ def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: P
 def test_onnx_runtime_and_torch_find_the_same_boxes(media: dict[str, Path], tmp_path: Path, model: str) -> None:
     """The ONNX Runtime path (exported, own letterbox and NMS) against ultralytics' own torch predict."""
     pytest.importorskip("onnx")
-    from ingest.tracking import _load_detector, _OnnxDetector, _TorchDetector
+    from ingest.detectors import OnnxDetector, TorchDetector, load_detector
 
     name = TrackingSettings().model if model == "packaged" else str(_doctored_seg_model(tmp_path))
     size = 640 if model == "packaged" else 160
     _, frames = _vtest_frames(media, range(0, 30, 10))
     images = [f.image for f in frames]
     found = {}
-    for runtime, cls in (("torch", _TorchDetector), ("onnx", _OnnxDetector)):
-        detector = _load_detector(TrackingSettings(model=name, runtime=runtime, image_size=size), "cpu")
+    for runtime, cls in (("torch", TorchDetector), ("onnx", OnnxDetector)):
+        detector = load_detector(TrackingSettings(model=name, runtime=runtime, image_size=size), "cpu")
         assert isinstance(detector, cls)
         found[runtime] = detector.detect(images)
     for by_torch, by_onnx in zip(found["torch"], found["onnx"], strict=True):
-        assert len(by_torch.boxes) == len(by_onnx.boxes) > 0
-        order_t, order_o = np.lexsort(by_torch.boxes.T), np.lexsort(by_onnx.boxes.T)
-        assert np.allclose(by_torch.boxes[order_t], by_onnx.boxes[order_o], atol=1.0)
-        assert np.allclose(by_torch.scores[order_t], by_onnx.scores[order_o], atol=0.01)
-        assert (by_torch.polygons is None) == (by_onnx.polygons is None) == (model == "packaged")
+        assert len(by_torch) == len(by_onnx) > 0
+        order_t, order_o = np.lexsort(by_torch.xyxy.T), np.lexsort(by_onnx.xyxy.T)
+        assert np.allclose(by_torch.xyxy[order_t], by_onnx.xyxy[order_o], atol=1.0)
+        assert np.allclose(by_torch.confidence[order_t], by_onnx.confidence[order_o], atol=0.01)
+        assert (by_torch.mask_polygons is None) == (by_onnx.mask_polygons is None) == (model == "packaged")
