@@ -54,8 +54,9 @@ class TrackingSettings:
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
     # on the CPU, samples that did not change (or changed only inside known objects' boxes) skip the
-    # detector while the tracker coasts (ingest/motion.py); False detects every sample
-    motion_skip: bool = True
+    # detector while the tracker coasts (ingest/motion.py). Off: on vtest it halves the person tracks
+    # (ByteTrack drops a new, unconfirmed track at the first sample without detections)
+    motion_skip: bool = False
     batch_size: int = _speed_only(8)
     # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
     runtime: str = _speed_only("auto")

@@ -1,15 +1,9 @@
 """Motion skip: the detector skips samples that did not change, or changed only inside known objects."""
 
-import dataclasses
-import subprocess
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline
 from ingest.motion import MotionGate, MotionRule
-from memory import open_memory
 
 PERSON = np.array([[100.0, 100.0, 140.0, 200.0]])
 
@@ -58,24 +52,3 @@ def test_frames_of_another_size_detect() -> None:
     gate = MotionGate()
     gate.detected(_frame(100), PERSON)
     assert gate.should_detect(np.full((120, 160, 3), 120, np.uint8))
-
-
-def _person_tracks(clip: Path, folder: Path, motion_skip: bool) -> int:
-    settings = IngestSettings(device="cpu").only("tracking")
-    settings = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, motion_skip=motion_skip))
-    with open_memory(folder / f"motion-{motion_skip}.duckdb") as mem:
-        result = Pipeline(settings).ingest(clip, mem)
-        assert result.status == "ok", result.error
-        return int(mem.query("SELECT count(*) AS n FROM tracks WHERE category = 'person'")["n"][0].as_py())
-
-
-@pytest.mark.slow
-def test_motion_skip_keeps_the_person_tracks_of_vtest(media: dict[str, Path], tmp_path: Path) -> None:
-    clip = tmp_path / "vtest12.avi"
-    subprocess.run(
-        ["ffmpeg", "-v", "error", "-y", "-i", str(media["vtest"]), "-t", "12", "-c", "copy", str(clip)], check=True
-    )
-    every = _person_tracks(clip, tmp_path, motion_skip=False)
-    skipping = _person_tracks(clip, tmp_path, motion_skip=True)
-    assert every > 5
-    assert abs(skipping - every) <= max(1, round(0.1 * every)), (skipping, every)
