@@ -327,7 +327,8 @@ class _RapidReader:
         size = (max(32, round(w * grow * scale / 32) * 32), max(32, round(h * grow * scale / 32) * 32))
         small = cv2.resize(np.ascontiguousarray(image[..., ::-1]), size, interpolation=cv2.INTER_AREA)
         x = ((small.astype(np.float32) / 255.0 - 0.5) / 0.5).transpose(2, 0, 1)[None]  # PP-OCR det input
-        text_map = np.asarray(self._ocr.text_det.session(np.ascontiguousarray(x)))
+        detector: Any = self._ocr.text_det  # loaded by the warm-up read in __init__
+        text_map = np.asarray(detector.session(np.ascontiguousarray(x)))
         return bool(text_map.max() > _DET_TEXT_THRESHOLD)
 
     def read(self, images: Sequence[np.ndarray]) -> list[list[OcrLine]]:
