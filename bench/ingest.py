@@ -16,6 +16,10 @@ Every measurement runs in a fresh child process whose models were first warmed u
 Overhead = pipeline wall / (decode alone + audio alone + sum of the roles alone) - 1.
 Peak RSS is that of the `full` child (ru_maxrss). CPU s/s is the child's user+sys time per
 video-second: it shows the work done even when other processes share the cores.
+
+Recall beside speed: the `full` run's tracks, OCR span texts and transcript text are compared with
+bench/ingest_recall.json (what the pipeline found before the speed work; `--save-recall` rewrites it).
+A speed-up must keep the track count within 10% and the texts unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 VIDEOS = ("vtest", "bikes", "speech_sign", "speech_count")
+RECALL_FILE = Path(__file__).with_name("ingest_recall.json")
+TRACK_TOLERANCE = 0.10
 RESULT = "RESULT "
 GROUPS = (("tracking", "appearance", "actions"), ("asr", "ocr", "text_embeddings"), ("clip",), ("captions",))
 WARMUP_S = 2.0
@@ -68,9 +74,11 @@ def _run(settings: Any, video: Path, warmup: Path, workdir: Path) -> dict[str, A
     cpu0 = _cpu_s()
     with open_memory(workdir / "bench.duckdb") as mem:
         result = pipeline.ingest(video, mem, force=True)
+        recall = _recall(mem)
     if result.status != "ok":
         raise SystemExit(f"{video}: {result.error}")
     return {
+        "recall": recall,
         "wall_s": result.seconds,
         "cpu_s": _cpu_s() - cpu0,
         "load_s": load_s,
@@ -78,6 +86,40 @@ def _run(settings: Any, video: Path, warmup: Path, workdir: Path) -> dict[str, A
         "roles": result.roles,
         "rows": result.rows,
     }
+
+
+def _recall(mem: Any) -> dict[str, Any]:
+    """What the run found, in the terms recall is judged by: tracks per category, OCR span texts, transcript."""
+    counts = mem.query("SELECT category, count(*) AS n FROM tracks GROUP BY category ORDER BY category").to_pylist()
+    spans = mem.query("SELECT text FROM ocr_spans ORDER BY start_s, y1, x1").to_pylist()
+    segments = mem.query("SELECT text FROM transcript ORDER BY start_s").to_pylist()
+    return {
+        "tracks": {r["category"]: r["n"] for r in counts},
+        "ocr_spans": [r["text"] for r in spans],
+        "transcript": " ".join(r["text"].strip() for r in segments),
+    }
+
+
+def recall_problems(got: dict[str, Any], ref: dict[str, Any]) -> list[str]:
+    """How `got` falls short of the reference: track counts beyond the tolerance, changed texts.
+
+    >>> recall_problems({"tracks": {"person": 52}, "ocr_spans": ["EXIT"], "transcript": "hi"},
+    ...                 {"tracks": {"person": 50}, "ocr_spans": ["EXIT"], "transcript": "hi"})
+    []
+    >>> recall_problems({"tracks": {"person": 40}, "ocr_spans": [], "transcript": "hi"},
+    ...                 {"tracks": {"person": 50}, "ocr_spans": ["EXIT"], "transcript": "hi"})
+    ['person tracks 40, reference 50 (more than 10% off)', "OCR spans ['EXIT'] -> []"]
+    """
+    problems = []
+    for category in sorted(set(ref["tracks"]) | set(got["tracks"])):
+        n, want = got["tracks"].get(category, 0), ref["tracks"].get(category, 0)
+        if abs(n - want) > TRACK_TOLERANCE * max(want, 1):
+            problems.append(f"{category} tracks {n}, reference {want} (more than {TRACK_TOLERANCE:.0%} off)")
+    if got["ocr_spans"] != ref["ocr_spans"]:
+        problems.append(f"OCR spans {ref['ocr_spans']} -> {got['ocr_spans']}")
+    if got["transcript"] != ref["transcript"]:
+        problems.append(f"transcript {ref['transcript']!r} -> {got['transcript']!r}")
+    return problems
 
 
 def _decode_alone(settings: Any, video: Path) -> dict[str, float]:
@@ -107,9 +149,9 @@ def _child(mode: str, video: Path, warmup: Path, device: str, tracking: dict[str
         settings = _settings(device, tracking)
         if mode == "full":
             out = _run(settings, video, warmup, workdir)
-        elif mode == "alone":
+        elif mode in ("alone", "decode"):
             out = {**_decode_alone(settings, video), "roles_alone": {}, "load_s": 0.0}
-            for group in GROUPS:
+            for group in GROUPS if mode == "alone" else ():
                 sub = settings.only(*group)
                 run = _run(sub, video, warmup, workdir)
                 out["load_s"] += run["load_s"]
@@ -191,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="auto")
     parser.add_argument("--tracking-variants", action="store_true", help="also compare tracking configurations")
     parser.add_argument("--variant-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--save-recall", action="store_true", help=f"store this run's recall as the reference ({RECALL_FILE.name})"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="skip the roles measured alone (no stage sum or overhead): ~3x sooner"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--video", help=argparse.SUPPRESS)
     parser.add_argument("--warmup", help=argparse.SUPPRESS)
@@ -215,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             info = probe(video)
             warmup = _cut(video, WARMUP_S, Path(tmp) / f"{name}-warmup{video.suffix}")
             ffmpeg_s = _ffmpeg_decode_s(video)
-            alone = _spawn("alone", video, warmup, args.device)
+            alone = _spawn("decode" if args.quick else "alone", video, warmup, args.device)
             full = _spawn("full", video, warmup, args.device)
             dur = info.duration_s
             for role in alone["roles_alone"]:
@@ -233,12 +281,13 @@ def main(argv: list[str] | None = None) -> int:
                     "roles": {r: s / dur for r, s in alone["roles_alone"].items()},
                     "sum_alone": sum_alone / dur,
                     "pipeline": full["wall_s"] / dur,
-                    "overhead": full["wall_s"] / sum_alone - 1,
+                    "overhead": full["wall_s"] / sum_alone - 1 if alone["roles_alone"] else None,
                     "cpu": full["cpu_s"] / dur,
                     "rss": full["peak_rss_mb"],
                     "load_s": full["load_s"],
                     "stages_full": {k: v / dur for k, v in full["stages"].items()},
                     "skipped": {r: s for r, s in full["roles"].items() if s != "ran"},
+                    "recall": full["recall"],
                 }
             )
             print(f"  {name}: done (load avg {_load_avg()})", flush=True)
@@ -250,15 +299,19 @@ def main(argv: list[str] | None = None) -> int:
     if not table:
         return 0
     _print_table(table, roles_seen)
+    recall_ok = _print_recall(table, args.save_recall)
     total_dur = sum(r["duration_s"] for r in table)
     total_pipe = sum(r["pipeline"] * r["duration_s"] for r in table)
     total_alone = sum(r["sum_alone"] * r["duration_s"] for r in table)
     total_ffmpeg = sum(r["ffmpeg"] * r["duration_s"] for r in table)
     total_decode = sum(r["decode"] * r["duration_s"] for r in table)
-    overhead = 100 * (total_pipe / total_alone - 1)
+    total_cpu = sum(r["cpu"] * r["duration_s"] for r in table)
+    staged = all(r["overhead"] is not None for r in table)
+    overhead = f"{100 * (total_pipe / total_alone - 1):+.1f}%" if staged else "not measured (--quick)"
     print(
         f"\nall videos ({total_dur:.1f} s of video): pipeline {total_pipe / total_dur:.3f} s/s = "
-        f"{total_dur / total_pipe:.2f}x realtime; overhead over stages alone {overhead:+.1f}%; decode "
+        f"{total_dur / total_pipe:.2f}x realtime, {total_cpu / total_dur:.2f} CPU s per video-s; "
+        f"overhead over stages alone {overhead}; decode "
         f"{total_dur / total_decode:.1f}x realtime vs ffmpeg {total_dur / total_ffmpeg:.1f}x (ffmpeg decodes every "
         f"frame, the pipeline only its sampling plan); peak RSS {max(r['rss'] for r in table):.0f} MB"
     )
@@ -271,13 +324,20 @@ def main(argv: list[str] | None = None) -> int:
         "ingest",
         [
             Figure("pipeline speed, all sample videos", total_dur / total_pipe, "x realtime"),
-            Figure(
-                "pipeline vs sum of stages alone",
-                total_pipe / total_dur,
-                "s per video-s",
-                "stages alone",
-                total_alone / total_dur,
-                total_alone / total_pipe,
+            Figure("pipeline CPU time, all sample videos", total_cpu / total_dur, "CPU s per video-s"),
+            *(
+                [
+                    Figure(
+                        "pipeline vs sum of stages alone",
+                        total_pipe / total_dur,
+                        "s per video-s",
+                        "stages alone",
+                        total_alone / total_dur,
+                        total_alone / total_pipe,
+                    )
+                ]
+                if staged
+                else []
             ),
             Figure(
                 "decode of the sampling plan",
@@ -290,7 +350,31 @@ def main(argv: list[str] | None = None) -> int:
             Figure("peak RSS", max(r["rss"] for r in table), "MB"),
         ],
     )
-    return 0
+    return 0 if recall_ok else 1
+
+
+def _print_recall(table: list[dict[str, Any]], save: bool) -> bool:
+    """Recall per video beside the reference; False when a video falls short of it."""
+    reference: dict[str, Any] = json.loads(RECALL_FILE.read_text()) if RECALL_FILE.is_file() else {}
+    if save:
+        reference.update({row["video"]: row["recall"] for row in table})
+        RECALL_FILE.write_text(json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
+        print(f"\nrecall reference written to {RECALL_FILE}")
+    print("\nrecall (tracks per category; OCR spans; transcript words) against the reference")
+    ok = True
+    for row in table:
+        got, ref = row["recall"], reference.get(row["video"])
+        tracks = ", ".join(f"{c} {n}" for c, n in got["tracks"].items()) or "none"
+        ref_tracks = (", ".join(f"{c} {n}" for c, n in ref["tracks"].items()) or "none") if ref else "?"
+        line = f"{row['video']:<13}tracks {tracks} (ref {ref_tracks}); OCR spans {len(got['ocr_spans'])}"
+        line += f"; transcript {len(got['transcript'].split())} words: "
+        if ref is None:
+            print(line + "no reference")
+            continue
+        problems = recall_problems(got, ref)
+        ok = ok and not problems
+        print(line + ("same as the reference" if not problems else "DIFFERS: " + "; ".join(problems)))
+    return ok
 
 
 def _print_table(table: list[dict[str, Any]], roles: list[str]) -> None:
@@ -304,9 +388,8 @@ def _print_table(table: list[dict[str, Any]], roles: list[str]) -> None:
             f"{row['video']:<13}{row['duration_s']:>6.1f}{row['ffmpeg']:>8.3f}{row['decode']:>8.3f}{row['audio']:>7.3f}"
         )
         line += "".join(f"{row['roles'][r]:>10.3f}" if r in row["roles"] else f"{'-':>10}" for r in roles)
-        line += (
-            f"{row['sum_alone']:>7.3f}{row['pipeline']:>9.3f}{1 / row['pipeline']:>6.2f}{100 * row['overhead']:>+6.1f}%"
-        )
+        line += f"{row['sum_alone']:>7.3f}{row['pipeline']:>9.3f}{1 / row['pipeline']:>6.2f}"
+        line += f"{100 * row['overhead']:>+6.1f}%" if row["overhead"] is not None else f"{'-':>7}"
         line += f"{row['cpu']:>8.2f}{row['rss']:>7.0f}{row['load_s']:>7.1f}"
         print(line)
 

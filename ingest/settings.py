@@ -57,6 +57,10 @@ class TrackingSettings:
     classes: tuple[str, ...] = ()  # empty: every class the model knows
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
+    # on the CPU, samples that did not change (or changed only inside known objects' boxes) skip the
+    # detector while the tracker coasts (ingest/motion.py). Off: on vtest it halves the person tracks
+    # (ByteTrack drops a new, unconfirmed track at the first sample without detections)
+    motion_skip: bool = False
     batch_size: int = _speed_only(8)
     # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
     runtime: str = _speed_only("auto")
@@ -81,10 +85,15 @@ class OcrSettings:
     merge_iou: float = 0.3  # ... and the overlap (IoU) its boxes need
     scene_threshold: float | None = None  # extra samples on scene changes (mean abs pixel change, 0-255); None: off
     scene_fps: float = 4.0  # how often frames are checked for a scene change when scene_threshold is set
+    # text-presence check: the detector first sees the frame at this share of its input size, and only
+    # frames where it finds a text pixel are read (rapidocr); None reads every sampled frame in full
+    presence_scale: float | None = 0.5
     batch_size: int = _speed_only(4)
 
     def __post_init__(self) -> None:
         _positive("ocr", fps=self.fps, batch_size=self.batch_size, scene_fps=self.scene_fps)
+        if self.presence_scale is not None and not 0 < self.presence_scale <= 1:
+            raise SettingsError(f"ocr.presence_scale must be within (0, 1] or None, got {self.presence_scale}")
         if self.engine not in ("auto", "rapidocr", "paddleocr"):
             raise SettingsError(f"ocr.engine must be auto, rapidocr or paddleocr, got {self.engine!r}")
         for name in ("min_confidence", "merge_similarity", "merge_iou"):

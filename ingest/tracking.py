@@ -39,6 +39,7 @@ from ingest.devices import torch_device
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
+from ingest.motion import MotionGate
 from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
 from memory import rows_table
 
@@ -108,9 +109,21 @@ class Tracker(Extractor):
         self._samples: list[tuple[int, float]] = []  # (frame_index, t_s) of every sampled frame
         self._rows: dict[int, list[dict[str, Any]]] = {}  # raw track id -> its detection rows
         self._crops: dict[int, CropKeeper] = {}
+        # frame differencing decides frame by frame, so it runs where batches buy nothing: on the CPU
+        on_cpu = torch_device(self.settings.device) == "cpu"
+        self._motion = MotionGate() if self.settings.tracking.motion_skip and on_cpu else None
 
     def process(self, batch: FrameBatch) -> None:
         cfg = self.settings.tracking
+        if self._motion is not None:
+            for frame in batch.frames:
+                if self._motion.should_detect(frame.image):
+                    (dets,) = self._detector.detect([frame.image])
+                    self._motion.detected(frame.image, dets.xyxy)
+                else:  # the tracker coasts on its motion model; interpolation gives its tracks a box here
+                    dets = Detections.empty()
+                self._track(frame, dets)
+            return
         for start in range(0, len(batch.frames), cfg.batch_size):
             frames = batch.frames[start : start + cfg.batch_size]
             for frame, dets in zip(frames, self._detector.detect([f.image for f in frames]), strict=True):
@@ -197,7 +210,11 @@ class Tracker(Extractor):
         ctx.tables["tracks"] = rows_table("tracks", track_rows, vid)
         ctx.tables["detections"] = rows_table("detections", det_rows, vid)
         ctx.artifacts["track_crops"] = crops
-        log.info("%s: %d tracks from %d sampled frames", ctx.info.path, len(track_rows), len(self._samples))
+        skipped = self._motion.skipped_total if self._motion is not None else 0
+        log.info(
+            "%s: %d tracks from %d sampled frames (%d coasted without detection)",
+            ctx.info.path, len(track_rows), len(self._samples), skipped,
+        )  # fmt: skip
 
 
 def _majority(values: Sequence[str]) -> str:

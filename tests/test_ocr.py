@@ -221,3 +221,39 @@ def test_paddleocr_runs_the_packaged_onnx_models_from_model_dirs(media: dict[str
     frames = decord.VideoReader(str(media["speech_sign"])).get_batch([125, 10]).asnumpy()  # sign up, sign not yet
     lines = reader._load().read(list(frames))
     assert [[line.text for line in frame] for frame in lines] == [["PLATFORM 9 EXIT"], []]
+
+
+# ------------------------------------------------------------------ the text-presence check
+
+
+@pytest.fixture(scope="module")
+def sign_frames(media: dict[str, Path]) -> dict[int, np.ndarray]:
+    """speech_sign frames at 25 fps: the sign is up from frame 100 to 224 (4.0-9.0 s)."""
+    import decord
+
+    wanted = [0, 75, 100, 150, 200, 250]
+    return dict(zip(wanted, decord.VideoReader(str(media["speech_sign"])).get_batch(wanted).asnumpy(), strict=True))
+
+
+def test_the_presence_check_passes_sign_frames_and_skips_frames_without_text(
+    sign_frames: dict[int, np.ndarray],
+) -> None:
+    reader = TextReader(IngestSettings())._load()
+    passed = {i for i, image in sign_frames.items() if reader.may_have_text(image, 0.5)}
+    assert passed == {100, 150, 200}
+    assert not reader.may_have_text(np.full((576, 768, 3), 128, np.uint8), 0.5)
+
+
+def test_frames_the_presence_check_skips_would_have_given_no_lines(sign_frames: dict[int, np.ndarray]) -> None:
+    reader = TextReader(IngestSettings())._load()
+    images = list(sign_frames.values())
+    full = reader.read(images)
+    checked = [lines if reader.may_have_text(image, 0.5) else [] for image, lines in zip(images, full, strict=True)]
+    assert checked == full
+    assert [line.text for line in full[2]] == ["PLATFORM 9 EXIT"]
+
+
+def test_presence_scale_is_validated() -> None:
+    with pytest.raises(SettingsError, match="presence_scale"):
+        OcrSettings(presence_scale=0.0)
+    assert OcrSettings(presence_scale=None).presence_scale is None
