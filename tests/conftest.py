@@ -59,3 +59,23 @@ def known_memory(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open_memory(path) as mem:
         write_known(mem, minilm)
     return path
+
+
+# ---------------------------------------------------------------- the generated question set (bench/qset)
+
+
+@pytest.fixture(scope="session")
+def qset_videos() -> dict[str, Path]:
+    """Name -> path of the question set's videos (bench/qset, built once and cached)."""
+    from bench.qset import ensure_videos
+
+    return ensure_videos()
+
+
+@pytest.fixture(scope="session")
+def qset_memory(qset_videos: dict[str, Path]) -> Path:
+    """Every question-set video ingested with ASR, OCR and text embeddings (bench.qset.TEXT_ROLES),
+    cached beside the videos: the rows a question's evidence names (read it, don't write)."""
+    from bench.qset import TEXT_ROLES, ensure_memory
+
+    return ensure_memory(qset_videos.values(), TEXT_ROLES)
