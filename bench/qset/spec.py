@@ -326,7 +326,7 @@ VIDEOS: tuple[Video, ...] = (
         "Animation: a man with glasses and a woman talk across a candle-lit restaurant table.",
         (
             _line("depart", 1.0, color="orange", vehicle="train", platform=6),
-            _line("code", 7.0, thing="side door", code="4712"),  # after the price it was heard as '$47.36'
+            _line("code", 7.0, thing="side door", code="6248"),  # heard as "$47.36" after the price, "for 712" for 4712
             _line("price", 13.0, city="Madrid", price=27),
             _line("route", 18.0, dest="airport", method="take the lift to the top floor"),
         ),
