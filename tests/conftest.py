@@ -97,3 +97,23 @@ def serve_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactor
         missing = str(media["bad_missing"])
         mem.record_failure(VideoRecord("vfailed0000000000", missing, "failed", error="no video stream"))
     return path
+
+
+# ---------------------------------------------------------------- the generated question set (bench/qset)
+
+
+@pytest.fixture(scope="session")
+def qset_videos() -> dict[str, Path]:
+    """Name -> path of the question set's videos (bench/qset, built once and cached)."""
+    from bench.qset import ensure_videos
+
+    return ensure_videos()
+
+
+@pytest.fixture(scope="session")
+def qset_memory(qset_videos: dict[str, Path]) -> Path:
+    """Every question-set video ingested with ASR, OCR and text embeddings (bench.qset.TEXT_ROLES),
+    cached beside the videos: the rows a question's evidence names (read it, don't write)."""
+    from bench.qset import TEXT_ROLES, ensure_memory
+
+    return ensure_memory(qset_videos.values(), TEXT_ROLES)
