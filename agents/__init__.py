@@ -12,6 +12,7 @@ from agents.errors import AgentError, GuardError, LLMError, ModelOutputError, SQ
 from agents.llm import ChatModel, Completion, Message
 from agents.mcts import MctsSettings
 from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
+from agents.planner_base import BasePlanner
 from agents.react import ReactSettings
 from agents.steps import Evidence, Observation, Step, Usage
 from agents.strategies import Strategy, StrategySettings
@@ -25,6 +26,7 @@ __all__ = [
     "AgentError",
     "AgentSettings",
     "Answer",
+    "BasePlanner",
     "ChainSettings",
     "ChatModel",
     "ChoiceSettings",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from agents.chain import (
     Chain,
@@ -19,9 +18,7 @@ from agents.chain import (
     PlanResult,
     call,
     load_prompt,
-    metered,
     planner_step,
-    question_text,
     render_action,
     render_observation,
 )
@@ -29,6 +26,7 @@ from agents.choices import match_choice
 from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
+from agents.planner_base import BasePlanner
 from agents.steps import Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
@@ -118,18 +116,14 @@ def review(
     return node, verdict
 
 
-class CriticPlanner:
-    name: ClassVar[str] = "critic"
+class CriticPlanner(BasePlanner[CriticSettings]):
+    name = "critic"
+    settings_type = CriticSettings
 
-    def __init__(self, settings: CriticSettings | None = None) -> None:
-        self.settings = settings or CriticSettings()
-
-    def plan(
-        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    def search(
+        self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
         s = self.settings
-        ctx = metered(ctx)
-        tree = SearchTree(question_text(question, choices, ctx.video_id))
         chain = Chain(tools, ctx, s.chain)
         node = chain.run(tree, 0)
         last_answer: Node | None = node if node.status == "answer" else None

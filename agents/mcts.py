@@ -20,12 +20,12 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, metered, planner_step, question_text
+from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, planner_step
 from agents.choices import match_choice, normalize_answer
 from agents.errors import AgentError
 from agents.llm import Message
+from agents.planner_base import BasePlanner
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -118,18 +118,14 @@ def expansion_note(tree: SearchTree, node_id: int) -> str | None:
     return load_prompt("planner_expand").substitute(actions="\n".join(actions))
 
 
-class MctsPlanner:
-    name: ClassVar[str] = "mcts"
+class MctsPlanner(BasePlanner[MctsSettings]):
+    name = "mcts"
+    settings_type = MctsSettings
 
-    def __init__(self, settings: MctsSettings | None = None) -> None:
-        self.settings = settings or MctsSettings()
-
-    def plan(
-        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    def search(
+        self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
         s = self.settings
-        ctx = metered(ctx)
-        tree = SearchTree(question_text(question, choices, ctx.video_id))
         chain = Chain(tools, ctx, s.chain)
         rng = random.Random(s.seed)
         for _ in range(s.n_solutions):

@@ -1,8 +1,8 @@
 """The planner interface and the ordered registry of planners.
 
 A planner answers one question over a tool set and returns the tree it searched. Adding one is a
-new module with a class like these and one line in `PLANNERS` (plus its settings field in
-`AgentSettings`, named like the planner).
+new module with a `BasePlanner` subclass like these and one line in `PLANNERS` (plus its settings
+field in `AgentSettings`, named like the planner).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from agents.choices import ChoiceSettings
 from agents.critic import CriticPlanner, CriticSettings
 from agents.errors import AgentError
 from agents.mcts import MctsPlanner, MctsSettings
+from agents.planner_base import BasePlanner
 from agents.react import ReactPlanner, ReactSettings
 from agents.strategies import StrategyPlanner, StrategySettings
 from agents.tools.base import Tool, ToolContext
@@ -33,7 +34,7 @@ class Planner(Protocol):
 
 
 #: In the order `vidmem ask --planner` lists them.
-PLANNERS: tuple[type[ReactPlanner | MctsPlanner | CriticPlanner | StrategyPlanner], ...] = (
+PLANNERS: tuple[type[BasePlanner[Any]], ...] = (
     ReactPlanner,
     MctsPlanner,
     CriticPlanner,
