@@ -65,12 +65,14 @@ class ChainSettings:
 @dataclass(frozen=True)
 class PlanResult:
     """What a planner returns: the answer (None when every chain failed), the tree it searched,
-    the nodes whose answers the final answer rests on, and for multiple choice the chosen index."""
+    the nodes whose answers the final answer rests on, for multiple choice the chosen index, and
+    whether a review approved the answer (None: the planner does not review its answers)."""
 
     answer: str | None
     tree: SearchTree
     answer_nodes: tuple[int, ...] = ()
     choice: int | None = None
+    verified: bool | None = None
 
 
 # -- accounting ----------------------------------------------------------------------------------
