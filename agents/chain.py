@@ -13,7 +13,7 @@ every call of a chain (and every MCTS branch) extends a prefix the server has al
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -188,10 +188,12 @@ class Chain:
         note: str | None = None,
         temperature: float | None = None,
         label: str | None = None,
+        veto: Callable[[str, str], str | None] | None = None,
     ) -> Node:
         """One LLM call and, when it names a tool, one tool run; the new node under `parent`.
 
-        The node is marked as an answer when the action finished the chain."""
+        The node is marked as an answer when the action finished the chain. `veto(tool, input)`
+        may refuse the tool call before it runs (it returns why): the node then ends as a failure."""
         before = spent(self.ctx)
         completion = self.ctx.llm.complete(
             self.messages(tree, parent, note),
@@ -200,7 +202,7 @@ class Chain:
             stop=["\nObservation:", "Observation:"],
         )
         log.debug("reply: %s", completion.text)  # what the model wrote, before parsing (-vv)
-        step = self._act(completion.text)
+        step, vetoed = self._act(completion.text, veto)
         if isinstance(self.ctx.llm, MeteredChat):  # the step's call and its tool's sub-agent calls
             step = replace(step, usage=since(self.ctx, before))
         else:
@@ -210,34 +212,39 @@ class Chain:
         node = tree.add(parent, "step", step, label=label)
         if note:
             node.note = note
+        if vetoed:
+            fail(node, vetoed)
         if step.observation is not None and step.observation.final and not step.observation.error:
             node.status = "answer"
             node.answer = step.observation.text.strip()
         return node
 
-    def _act(self, text: str) -> Step:
+    def _act(self, text: str, veto: Callable[[str, str], str | None] | None = None) -> tuple[Step, str | None]:
+        """The step `text` asks for, run; and why it was vetoed (None: it was not)."""
         try:
             parsed = parse_action(text)
         except ModelOutputError as exc:
-            return Step(thought=text.strip(), action=None, action_input="", observation=None, error=str(exc))
+            return Step(thought=text.strip(), action=None, action_input="", observation=None, error=str(exc)), None
         known = [*self.tools, *([] if FINISH in self.tools else [FINISH])]
         name = match_name(parsed.action, known)
         thought, action_input = parsed.thought, parsed.action_input
         if name is None:
             error = f"unknown tool {parsed.action!r}; use one of: {', '.join(known)}"
-            return Step(thought, parsed.action, action_input, None, error=error)
+            return Step(thought, parsed.action, action_input, None, error=error), None
         tool = self.tools.get(name)
         if tool is None:  # the built-in finish
             if not action_input.strip():
                 error = "the final answer is empty: write it after 'Final Answer:'"
-                return Step(thought, name, action_input, None, error=error)
-            return Step(thought, name, action_input, Observation(action_input.strip(), final=True))
+                return Step(thought, name, action_input, None, error=error), None
+            return Step(thought, name, action_input, Observation(action_input.strip(), final=True)), None
+        if veto is not None and name != FINISH and (reason := veto(name, action_input)):
+            return Step(thought, name, action_input, None), reason
         try:
             observation = tool.run(action_input, self.ctx)
         except (ModelOutputError, GuardError, SQLRunError) as exc:  # written for the model to act on
             observation = Observation("", error=str(exc))
         log.debug("step %s(%r): %s", name, action_input, (observation.error or observation.text)[:200])
-        return Step(thought, name, action_input, observation)
+        return Step(thought, name, action_input, observation), None
 
     def run(
         self,
@@ -248,12 +255,14 @@ class Chain:
         first_temperature: float | None = None,
         max_steps: int | None = None,
         label: str | None = None,
+        reject_first: Callable[[str, str], str | None] | None = None,
     ) -> Node:
         """Steps from `start` until an answer or a failure; returns the terminal node.
 
         `first_note` and `first_temperature` apply to the first step only (MCTS expansion: "take a
-        different action", sampled more freely than the rest of the chain); `label` names the
-        subtree the chain starts (a strategy), else it inherits its parent's."""
+        different action", sampled more freely than the rest of the chain); `reject_first` may veto
+        the first step's tool call (see `step`); `label` names the subtree the chain starts (a
+        strategy), else it inherits its parent's."""
         budget = max_steps or self.settings.max_steps
         errors = 0
         node = tree[start]
@@ -265,8 +274,9 @@ class Chain:
                 note=first_note if first else None,
                 temperature=first_temperature if first else None,
                 label=label if first else None,
+                veto=reject_first if first else None,
             )
-            if node.status == "answer":
+            if node.terminal:  # an answer, or a vetoed first step
                 return node
             step = node.step
             obs = step.observation if step else None

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, planner_step
+from agents.consensus import summarize, vote
 from agents.critic import trace_text
 from agents.errors import AgentError
 from agents.llm import Message
-from agents.mcts import summarize, vote
 from agents.parsing import parse_fields
 from agents.planner_base import BasePlanner
 from agents.tools.base import Tool, ToolContext
