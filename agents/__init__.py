@@ -14,6 +14,7 @@ from agents.mcts import MctsSettings
 from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
 from agents.planner_base import BasePlanner
 from agents.react import ReactSettings
+from agents.self_consistency import SelfConsistencySettings
 from agents.steps import Evidence, Observation, Step, Usage
 from agents.strategies import Strategy, StrategySettings
 from agents.tools.base import Tool, ToolContext
@@ -45,6 +46,7 @@ __all__ = [
     "ReactSettings",
     "SQLRunError",
     "SearchTree",
+    "SelfConsistencySettings",
     "Step",
     "Strategy",
     "StrategySettings",

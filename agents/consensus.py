@@ -7,6 +7,7 @@ that the rows on its path hold (0 without rows): an answer read off the memory o
 A group weighs its members' 1 + support; the heaviest group's best-supported answer wins and the
 evidence of every member backs it. Only when groups tie does an LLM summary decide.
 
+    agree(leaves, choices)                 # the early stop of MCTS and self-consistency
     merge(tree, leaves, ctx, max_tokens)   # MCTS, self-consistency
     vote(tree, leaves, choices)            # multiple choice
 """
@@ -78,6 +79,14 @@ def support(answer: str, evidence: Sequence[Evidence]) -> float:
     found = sum(any(abs(n - h) <= 0.15 for h in held_numbers) for n in said_numbers)
     found += sum(w in held for w in said_words)
     return found / (len(said_numbers) + len(said_words))
+
+
+def agree(leaves: Sequence[Node], choices: Sequence[str] | None = None) -> bool:
+    """Did every chain ending at `leaves` answer, and do the answers say the same?"""
+    if not leaves or any(leaf.status != "answer" for leaf in leaves):
+        return False
+    first = leaves[0].answer or ""
+    return all(same_answer(first, leaf.answer or "", choices) for leaf in leaves[1:])
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from functools import partial
 
 from agents.chain import Chain, ChainSettings, PlanResult, load_prompt
 from agents.choices import normalize_answer
-from agents.consensus import merge, same_answer, vote
+from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
 from agents.planner_base import BasePlanner
 from agents.tools.base import Tool, ToolContext
@@ -135,14 +135,6 @@ def repeats_sibling(tree: SearchTree, parent: int, action: str, action_input: st
     return None
 
 
-def first_chains_agree(tree: SearchTree, leaves: Sequence[Node], n: int, choices: Sequence[str] | None) -> bool:
-    """Did the first `n` chains (terminal leaves in order) all answer, and say the same?"""
-    if n < 2 or len(leaves) != n or any(leaf.status != "answer" for leaf in leaves):
-        return False
-    first = leaves[0].answer or ""
-    return all(same_answer(first, leaf.answer or "", choices) for leaf in leaves[1:])
-
-
 class MctsPlanner(BasePlanner[MctsSettings]):
     name = "mcts"
     settings_type = MctsSettings
@@ -174,7 +166,7 @@ class MctsPlanner(BasePlanner[MctsSettings]):
             new = backpropagate({n.id: n.reward for n in tree}, {n.id: n.parent for n in tree}, leaf.id, reward, s.beta)
             for nid, value in new.items():
                 tree[nid].reward = value
-            if first_chains_agree(tree, leaves, s.agree_stop, choices):
+            if s.agree_stop and len(leaves) == s.agree_stop and agree(leaves, choices):
                 tree.root.note = f"stopped early: the first {len(leaves)} chains agree"
                 break
         return self.final_answer(tree, ctx, choices)

@@ -18,6 +18,7 @@ from agents.errors import AgentError
 from agents.mcts import MctsPlanner, MctsSettings
 from agents.planner_base import BasePlanner
 from agents.react import ReactPlanner, ReactSettings
+from agents.self_consistency import SelfConsistencyPlanner, SelfConsistencySettings
 from agents.strategies import StrategyPlanner, StrategySettings
 from agents.tools.base import Tool, ToolContext
 
@@ -39,6 +40,7 @@ PLANNERS: tuple[type[BasePlanner[Any]], ...] = (
     MctsPlanner,
     CriticPlanner,
     StrategyPlanner,
+    SelfConsistencyPlanner,
 )
 PLANNER_NAMES = tuple(p.name for p in PLANNERS)
 
@@ -51,6 +53,7 @@ class AgentSettings:
     mcts: MctsSettings = field(default_factory=MctsSettings)
     critic: CriticSettings = field(default_factory=CriticSettings)
     strategies: StrategySettings = field(default_factory=StrategySettings)
+    self_consistency: SelfConsistencySettings = field(default_factory=SelfConsistencySettings)
     choices: ChoiceSettings = field(default_factory=ChoiceSettings)
 
     def with_chain(self, **changes: Any) -> AgentSettings:

@@ -24,11 +24,13 @@ class ScriptedChat:
         self.routes = {k: list(v) for k, v in (routes or {}).items()}
         self.calls: list[list[Message]] = []
         self.kinds: list[str] = []
+        self.temperatures: list[float] = []
 
     def complete(
         self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.0, stop: list[str] | None = None
     ) -> Completion:
         self.calls.append(list(messages))
+        self.temperatures.append(temperature)
         system = messages[0].content if messages and messages[0].role == "system" else ""
         queue, kind = self.replies, "chain"
         for phrase, replies in self.routes.items():
