@@ -15,14 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from importlib import resources
 from string import Template
 
 from agents.client import MeteredChat
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
 from agents.parsing import match_name, parse_action
+from agents.prompts import prompt, render
 from agents.steps import Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
@@ -36,14 +35,10 @@ FINISH = "finish"
 _FORMAT_HINT = "Reply with Thought:, Action: and Action Input: lines, or Thought: and Final Answer: when you know it."
 
 
-@cache
 def load_prompt(name: str) -> Template:
-    """A prompt file from agents/prompts as a `string.Template` ($name placeholders)."""
-    try:
-        text = resources.files("agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise AgentError(f"prompt file agents/prompts/{name}.txt is missing from the installed package") from exc
-    return Template(text.strip())
+    """The planner prompt `planner_<key>` as a `string.Template`; kept for callers of the old .txt
+    files. New code: `agents.prompts.prompt("planner:<key>")` or `render(...)`."""
+    return Template(prompt(f"planner:{name.removeprefix('planner_')}").text)
 
 
 @dataclass(frozen=True)
@@ -160,7 +155,7 @@ class Chain:
         self.ctx = ctx
         self.settings = settings
         lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools if t.name != FINISH]
-        self.system = load_prompt("planner_system").substitute(tools="\n".join(lines))
+        self.system = render("planner:system", tools="\n".join(lines))
 
     # -- prompt ----------------------------------------------------------------------------------
     def messages(self, tree: SearchTree, node_id: int, note: str | None = None) -> list[Message]:

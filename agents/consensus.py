@@ -20,9 +20,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.chain import PlanResult, call, load_prompt, planner_step
+from agents.chain import PlanResult, call, planner_step
 from agents.choices import match_choice, normalize_answer
 from agents.llm import Message
+from agents.prompts import prompt
 from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.trace import Node, SearchTree
@@ -158,7 +159,7 @@ def summarize(
         return PlanResult(leaves[0].answer, tree, ids)
     listing = "\n".join(f"{i}. {leaf.answer}" for i, leaf in enumerate(leaves, 1))
     messages = [
-        Message("system", load_prompt("planner_summary").template),
+        Message("system", prompt("planner:summary").text),
         Message("user", f"{tree.question}\n\nAttempts:\n{listing}"),
     ]
     text, usage = call(ctx, messages, max_tokens=max_tokens)

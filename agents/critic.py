@@ -20,7 +20,6 @@ from agents.chain import (
     ChainSettings,
     PlanResult,
     call,
-    load_prompt,
     planner_step,
     render_action,
     render_observation,
@@ -29,6 +28,7 @@ from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
 from agents.planner_base import BasePlanner, answered
+from agents.prompts import prompt
 from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.tools.format import quote_data, rows_text
@@ -113,7 +113,7 @@ def critique(tree: SearchTree, node_id: int, ctx: ToolContext, settings: CriticS
     trace = trace_text(tree, node_id, settings.trace_chars)
     rows = evidence_text(tree.evidence((node_id,)), settings.evidence_rows, settings.evidence_chars)
     messages = [
-        Message("system", load_prompt("planner_critic").template),
+        Message("system", prompt("planner:critic").text),
         Message(
             "user",
             f"{tree.question}\n\nTrace:\n{trace}\n\n"

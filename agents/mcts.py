@@ -25,11 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from agents.chain import Chain, ChainSettings, PlanResult, load_prompt
+from agents.chain import Chain, ChainSettings, PlanResult
 from agents.choices import normalize_answer
 from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
 from agents.planner_base import BasePlanner
+from agents.prompts import render
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -121,7 +122,7 @@ def expansion_note(tree: SearchTree, node_id: int) -> str | None:
             actions.append(line)
     if not actions:
         return None
-    return load_prompt("planner_expand").substitute(actions="\n".join(actions))
+    return render("planner:expand", actions="\n".join(actions))
 
 
 def repeats_sibling(tree: SearchTree, parent: int, action: str, action_input: str) -> str | None:

@@ -14,13 +14,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, planner_step
+from agents.chain import Chain, ChainSettings, PlanResult, call, planner_step
 from agents.consensus import summarize, vote
 from agents.critic import trace_text
 from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields
 from agents.planner_base import BasePlanner
+from agents.prompts import prompt
 from agents.tools.base import Tool, ToolContext
 from agents.tools.registry import SQL_TOOLS, VIDEO_TOOLS, VISION_TOOLS
 from agents.trace import Node, SearchTree
@@ -127,7 +128,7 @@ class StrategyPlanner(BasePlanner[StrategySettings]):
             trace = trace_text(tree, leaf.id, s.trace_chars)
             blocks.append(f"Strategy {shown} ({strategy.name}):\n{trace}\nAnswer: {leaf.answer}")
         messages = [
-            Message("system", load_prompt("planner_strategy_critic").template),
+            Message("system", prompt("planner:strategy_critic").text),
             Message("user", tree.question + "\n\n" + "\n\n".join(blocks)),
         ]
         text, usage = call(ctx, messages, max_tokens=s.critic_tokens)

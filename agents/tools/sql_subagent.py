@@ -21,17 +21,14 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from string import Template
 from typing import Any, ClassVar, Literal
-
-import yaml
 
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.guard import GuardedSQL, QueryResult, guarded
 from agents.llm import Message
 from agents.parsing import extract_sql
+from agents.prompts import load_yaml, render
 from agents.steps import Evidence, Observation
 from agents.tools.base import ToolContext
 from agents.tools.format import DATA_RULE, evidence_from_rows, quote_data, rows_text
@@ -40,24 +37,6 @@ from memory import describe_schema, metadata
 __all__ = ["SqlExample", "SqlSubAgent", "SubAgentSettings", "SubTask", "library_text", "render_example_sql"]
 
 log = logging.getLogger(__name__)
-
-_PROMPT_DIR = ("prompts", "sql")
-
-
-def _read_yaml(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("agents").joinpath(*_PROMPT_DIR, f"{name}.yaml").read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise AgentError(f"prompt file agents/prompts/sql/{name}.yaml is missing from the installed package") from exc
-    data = yaml.safe_load(text)
-    if not isinstance(data, dict):
-        raise AgentError(f"agents/prompts/sql/{name}.yaml must hold a mapping, got {type(data).__name__}")
-    return data
-
-
-@cache
-def _templates() -> dict[str, Template]:
-    return {k: Template(str(v).strip()) for k, v in _read_yaml("subagent").items()}
 
 
 @dataclass(frozen=True)
@@ -88,7 +67,7 @@ class SubTask:
     @classmethod
     def load(cls, name: str) -> "SubTask":
         """The sub-task defined in agents/prompts/sql/<name>.yaml."""
-        data = _read_yaml(name)
+        data = load_yaml(f"sql/{name}")
         try:
             return cls(
                 name=str(data["name"]),
@@ -199,10 +178,10 @@ class SqlSubAgent:
 
     # -- prompt ------------------------------------------------------------------------------
     def messages(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> list[Message]:
-        t = _templates()
         rendered = [(e.question, render_example_sql(e.sql, ctx.video_id)) for e in self.subtask.examples]
         examples = "\n\n".join(f"Q: {q}\n```sql\n{sql}\n```" for q, sql in rendered if sql is not None)
-        system = t["system"].substitute(
+        system = render(
+            "sql/subagent:system",
             name=self.subtask.name.upper(),
             focus=self.subtask.focus,
             schema=self.subtask.schema_text(),
@@ -214,7 +193,7 @@ class SqlSubAgent:
             if ctx.video_id
             else "All videos in the memory (group or filter by video_id when it matters)."
         )
-        user = t["question"].substitute(scope=scope, question=question.strip())
+        user = render("sql/subagent:question", scope=scope, question=question.strip())
         return [Message("system", system), Message("user", user)]
 
     # -- the tool ----------------------------------------------------------------------------
@@ -249,7 +228,6 @@ class SqlSubAgent:
     def _write_and_run(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> _Run:
         messages = self.messages(question, ctx, runner)
         run = _Run()
-        repair = _templates()["repair"]
         for _ in range(1 + self.settings.max_repairs):
             reply = ctx.llm.complete(messages, max_tokens=self.settings.sql_max_tokens, temperature=0.0)
             attempt = _Attempt(sql=None)
@@ -267,7 +245,7 @@ class SqlSubAgent:
             messages = [
                 *messages,
                 Message("assistant", reply.text.strip() or "(empty reply)"),
-                Message("user", repair.substitute(error=attempt.error)),
+                Message("user", render("sql/subagent:repair", error=attempt.error)),
             ]
         return run
 
@@ -281,15 +259,15 @@ class SqlSubAgent:
             )
         if mode == "auto" and len(result.rows) == 1 and len(result.columns) == 1:
             return f"{result.columns[0]} = {rows_text(result.columns, result.rows).splitlines()[1]}"
-        t = _templates()
         rows = quote_data(
             rows_text(result.columns, result.rows, limit=self.settings.rows_shown),
             f"{len(result.rows)}{'+' if result.truncated else ''} rows from the memory",
         )
         messages = [
-            Message("system", t["summary_system"].substitute(data_rule=DATA_RULE)),
+            Message("system", render("sql/subagent:summary_system", data_rule=DATA_RULE)),
             Message(
-                "user", t["summary_user"].substitute(question=question, sql=" ".join(result.sql.split()), rows=rows)
+                "user",
+                render("sql/subagent:summary_user", question=question, sql=" ".join(result.sql.split()), rows=rows),
             ),
         ]
         reply = ctx.llm.complete(messages, max_tokens=self.settings.summary_max_tokens, temperature=0.0)

@@ -9,6 +9,7 @@ import json
 from typing import Any, ClassVar
 
 from agents.llm import Message
+from agents.prompts import render
 from agents.steps import Evidence, Observation
 from agents.tools.base import ToolContext
 from agents.tools.format import DATA_RULE, evidence_from_rows, fmt_s, parse_span, quote_data
@@ -275,12 +276,7 @@ class RetrievalQA:
         hits = sorted(hits, key=lambda h: (h.video_id, h.start_s))  # in time order for reading
         passages = quote_data(_hit_lines(hits, ctx, scores=False), "passages from the video")
         messages = [
-            Message(
-                "system",
-                "You answer a question about a video using only the passages given. "
-                f"{DATA_RULE} Answer in one or two sentences and cite the times (seconds) you used. "
-                "If the passages do not answer it, say so.",
-            ),
+            Message("system", render("tools:retrieval_qa_system", data_rule=DATA_RULE)),
             Message("user", f"{passages}\nQuestion: {question}"),
         ]
         reply = ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
