@@ -17,7 +17,7 @@ from agents.react import ReactSettings
 from agents.self_consistency import SelfConsistencySettings
 from agents.steps import Evidence, Observation, Step, Usage
 from agents.strategies import Strategy, StrategySettings
-from agents.tools.base import Tool, ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput
 from agents.trace import Node, SearchTree, render_tree
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "StrategySettings",
     "Tool",
     "ToolContext",
+    "ToolInput",
     "Usage",
     "ask",
     "make_planner",

@@ -154,7 +154,7 @@ class Chain:
         self.tools = {t.name: t for t in tools}
         self.ctx = ctx
         self.settings = settings
-        lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools if t.name != FINISH]
+        lines = [t.prompt_line() for t in tools if t.name != FINISH]
         self.system = render("planner:system", tools="\n".join(lines))
 
     # -- prompt ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any
 
 from agents.llm import Completion, Message
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 
 Reply = str | Callable[[list[Message]], str]
 
@@ -61,17 +61,19 @@ def finish(answer: str) -> str:
 
 
 @dataclass
-class FakeTool:
-    """A tool with a fixed reply (or one computed from the input); remembers its inputs."""
+class FakeTool(Tool):
+    """A tool with one optional text input and a fixed reply (or one computed from the input);
+    remembers its inputs. The input goes through `Tool.run`'s binding like a real tool's."""
 
-    name: str
+    name: str  # type: ignore[misc]  # per instance here; a class constant in real tools
     reply: Observation | Callable[[str, ToolContext], Observation]
-    description: str = "a test tool; input: text"
+    description: str = "a test tool"  # type: ignore[misc]
     calls: list[str] = field(default_factory=list)
+    inputs = takes(text=ToolInput("string", "text", required=False))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        self.calls.append(action_input)
-        return self.reply(action_input, ctx) if callable(self.reply) else self.reply
+    def forward(self, ctx: ToolContext, text: str = "") -> Observation:
+        self.calls.append(text)
+        return self.reply(text, ctx) if callable(self.reply) else self.reply
 
 
 SPOKEN = Evidence(

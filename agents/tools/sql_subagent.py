@@ -30,7 +30,7 @@ from agents.llm import Message
 from agents.parsing import extract_sql
 from agents.prompts import load_yaml, render
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, evidence_from_rows, quote_data, rows_text
 from memory import describe_schema, metadata
 
@@ -160,18 +160,18 @@ class _Run:
         return self.attempts[-1].result if self.attempts else None
 
 
-class SqlSubAgent:
+class SqlSubAgent(Tool):
     """A `Tool` that answers a sub-question by writing SQL over the memory (see module docstring)."""
 
     subtask: ClassVar[SubTask]
-    name: ClassVar[str]
-    description: ClassVar[str]
+    output_type = "answer, SQL and rows"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "subtask" in cls.__dict__:
             cls.name = cls.subtask.name
             cls.description = cls.subtask.description
+            cls.inputs = takes(question=ToolInput("string", "the sub-question"))
 
     def __init__(self, settings: SubAgentSettings | None = None) -> None:
         self.settings = settings or SubAgentSettings()
@@ -197,11 +197,7 @@ class SqlSubAgent:
         return [Message("system", system), Message("user", user)]
 
     # -- the tool ----------------------------------------------------------------------------
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        question = action_input.strip()
-        if not question:
-            example = self.subtask.examples[0].question
-            return Observation("", error=f"{self.name} needs a question as its input, e.g. {example!r}")
+    def forward(self, ctx: ToolContext, question: str) -> Observation:
         runner = guarded(ctx.memory)
         run = self._write_and_run(question, ctx, runner)
         result = run.result
