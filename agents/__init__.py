@@ -13,10 +13,12 @@ from agents.guard import GuardedSQL, QueryResult, guarded
 from agents.llm import ChatModel, Completion, Message
 from agents.mcts import MctsSettings
 from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
+from agents.planner_base import BasePlanner
 from agents.react import ReactSettings
+from agents.self_consistency import SelfConsistencySettings
 from agents.steps import Evidence, Observation, Step, Usage
 from agents.strategies import Strategy, StrategySettings
-from agents.tools.base import Tool, ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput
 from agents.trace import Node, SearchTree, render_tree
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "AgentError",
     "AgentSettings",
     "Answer",
+    "BasePlanner",
     "ChainSettings",
     "ChatModel",
     "ChoiceSettings",
@@ -46,11 +49,13 @@ __all__ = [
     "ReactSettings",
     "SQLRunError",
     "SearchTree",
+    "SelfConsistencySettings",
     "Step",
     "Strategy",
     "StrategySettings",
     "Tool",
     "ToolContext",
+    "ToolInput",
     "Usage",
     "ask",
     "guarded",

@@ -31,7 +31,7 @@ NO_ANSWER = "No answer: every attempt failed to reach one (see the search tree f
 class Answer:
     question: str
     text: str  # the answer, or NO_ANSWER
-    ok: bool  # False when no chain reached an answer
+    ok: bool  # False when no chain reached an answer, or a review rejected the answer (verified False)
     planner: str
     evidence: tuple[Evidence, ...]
     usage: Usage  # every LLM call of this answer: planner, critics, and the tools' sub-agents
@@ -39,6 +39,9 @@ class Answer:
     tree: SearchTree
     choices: tuple[str, ...] = ()
     choice: int | None = None  # index into `choices` for a multiple-choice question
+    #: True: a review (the critic) approved the answer; False: its last review did not (the text is
+    #: the unverified answer); None: the planner does not review.
+    verified: bool | None = None
 
     @property
     def times_s(self) -> tuple[float, ...]:
@@ -55,6 +58,7 @@ class Answer:
             "question": self.question,
             "answer": self.text,
             "ok": self.ok,
+            "verified": self.verified,
             "planner": self.planner,
             "choices": list(self.choices),
             "choice": self.choice,
@@ -74,6 +78,8 @@ class Answer:
         lines = [self.text]
         if self.choice is not None:
             lines[0] = f"{chr(ord('A') + self.choice)}) {self.text}"
+        if self.verified is False:
+            lines[0] += "\n(unverified: the review did not approve this answer)"
         for i, ev in enumerate(self.evidence, 1):
             where = f" · video {ev.video_id}" if ev.video_id else ""
             times = f" · at {', '.join(f'{t:.2f}' for t in ev.times_s[:8])} s" if ev.times_s else ""
@@ -123,7 +129,7 @@ def ask(
     result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
     if choices:
         result = verify_choices(question, choices, result, toolset, ctx, settings.choices)
-    ok = result.answer is not None
+    ok = result.answer is not None and result.verified is not False
     return Answer(
         question=question,
         text=result.answer if result.answer is not None else NO_ANSWER,
@@ -135,6 +141,7 @@ def ask(
         tree=result.tree,
         choices=tuple(choices or ()),
         choice=result.choice,
+        verified=result.verified,
     )
 
 

@@ -13,16 +13,15 @@ every call of a chain (and every MCTS branch) extends a prefix the server has al
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from importlib import resources
 from string import Template
 
 from agents.client import MeteredChat
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
 from agents.parsing import match_name, parse_action
+from agents.prompts import prompt, render
 from agents.steps import Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
@@ -36,14 +35,10 @@ FINISH = "finish"
 _FORMAT_HINT = "Reply with Thought:, Action: and Action Input: lines, or Thought: and Final Answer: when you know it."
 
 
-@cache
 def load_prompt(name: str) -> Template:
-    """A prompt file from agents/prompts as a `string.Template` ($name placeholders)."""
-    try:
-        text = resources.files("agents").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise AgentError(f"prompt file agents/prompts/{name}.txt is missing from the installed package") from exc
-    return Template(text.strip())
+    """The planner prompt `planner_<key>` as a `string.Template`; kept for callers of the old .txt
+    files. New code: `agents.prompts.prompt("planner:<key>")` or `render(...)`."""
+    return Template(prompt(f"planner:{name.removeprefix('planner_')}").text)
 
 
 @dataclass(frozen=True)
@@ -65,12 +60,14 @@ class ChainSettings:
 @dataclass(frozen=True)
 class PlanResult:
     """What a planner returns: the answer (None when every chain failed), the tree it searched,
-    the nodes whose answers the final answer rests on, and for multiple choice the chosen index."""
+    the nodes whose answers the final answer rests on, for multiple choice the chosen index, and
+    whether a review approved the answer (None: the planner does not review its answers)."""
 
     answer: str | None
     tree: SearchTree
     answer_nodes: tuple[int, ...] = ()
     choice: int | None = None
+    verified: bool | None = None
 
 
 # -- accounting ----------------------------------------------------------------------------------
@@ -157,8 +154,8 @@ class Chain:
         self.tools = {t.name: t for t in tools}
         self.ctx = ctx
         self.settings = settings
-        lines = [f"- {t.name}: {' '.join(t.description.split())}" for t in tools if t.name != FINISH]
-        self.system = load_prompt("planner_system").substitute(tools="\n".join(lines))
+        lines = [t.prompt_line() for t in tools if t.name != FINISH]
+        self.system = render("planner:system", tools="\n".join(lines))
 
     # -- prompt ----------------------------------------------------------------------------------
     def messages(self, tree: SearchTree, node_id: int, note: str | None = None) -> list[Message]:
@@ -186,10 +183,12 @@ class Chain:
         note: str | None = None,
         temperature: float | None = None,
         label: str | None = None,
+        veto: Callable[[str, str], str | None] | None = None,
     ) -> Node:
         """One LLM call and, when it names a tool, one tool run; the new node under `parent`.
 
-        The node is marked as an answer when the action finished the chain."""
+        The node is marked as an answer when the action finished the chain. `veto(tool, input)`
+        may refuse the tool call before it runs (it returns why): the node then ends as a failure."""
         before = spent(self.ctx)
         completion = self.ctx.llm.complete(
             self.messages(tree, parent, note),
@@ -198,7 +197,7 @@ class Chain:
             stop=["\nObservation:", "Observation:"],
         )
         log.debug("reply: %s", completion.text)  # what the model wrote, before parsing (-vv)
-        step = self._act(completion.text)
+        step, vetoed = self._act(completion.text, veto)
         if isinstance(self.ctx.llm, MeteredChat):  # the step's call and its tool's sub-agent calls
             step = replace(step, usage=since(self.ctx, before))
         else:
@@ -208,34 +207,39 @@ class Chain:
         node = tree.add(parent, "step", step, label=label)
         if note:
             node.note = note
+        if vetoed:
+            fail(node, vetoed)
         if step.observation is not None and step.observation.final and not step.observation.error:
             node.status = "answer"
             node.answer = step.observation.text.strip()
         return node
 
-    def _act(self, text: str) -> Step:
+    def _act(self, text: str, veto: Callable[[str, str], str | None] | None = None) -> tuple[Step, str | None]:
+        """The step `text` asks for, run; and why it was vetoed (None: it was not)."""
         try:
             parsed = parse_action(text)
         except ModelOutputError as exc:
-            return Step(thought=text.strip(), action=None, action_input="", observation=None, error=str(exc))
+            return Step(thought=text.strip(), action=None, action_input="", observation=None, error=str(exc)), None
         known = [*self.tools, *([] if FINISH in self.tools else [FINISH])]
         name = match_name(parsed.action, known)
         thought, action_input = parsed.thought, parsed.action_input
         if name is None:
             error = f"unknown tool {parsed.action!r}; use one of: {', '.join(known)}"
-            return Step(thought, parsed.action, action_input, None, error=error)
+            return Step(thought, parsed.action, action_input, None, error=error), None
         tool = self.tools.get(name)
         if tool is None:  # the built-in finish
             if not action_input.strip():
                 error = "the final answer is empty: write it after 'Final Answer:'"
-                return Step(thought, name, action_input, None, error=error)
-            return Step(thought, name, action_input, Observation(action_input.strip(), final=True))
+                return Step(thought, name, action_input, None, error=error), None
+            return Step(thought, name, action_input, Observation(action_input.strip(), final=True)), None
+        if veto is not None and name != FINISH and (reason := veto(name, action_input)):
+            return Step(thought, name, action_input, None), reason
         try:
             observation = tool.run(action_input, self.ctx)
         except (ModelOutputError, GuardError, SQLRunError) as exc:  # written for the model to act on
             observation = Observation("", error=str(exc))
         log.debug("step %s(%r): %s", name, action_input, (observation.error or observation.text)[:200])
-        return Step(thought, name, action_input, observation)
+        return Step(thought, name, action_input, observation), None
 
     def run(
         self,
@@ -246,12 +250,14 @@ class Chain:
         first_temperature: float | None = None,
         max_steps: int | None = None,
         label: str | None = None,
+        reject_first: Callable[[str, str], str | None] | None = None,
     ) -> Node:
         """Steps from `start` until an answer or a failure; returns the terminal node.
 
         `first_note` and `first_temperature` apply to the first step only (MCTS expansion: "take a
-        different action", sampled more freely than the rest of the chain); `label` names the
-        subtree the chain starts (a strategy), else it inherits its parent's."""
+        different action", sampled more freely than the rest of the chain); `reject_first` may veto
+        the first step's tool call (see `step`); `label` names the subtree the chain starts (a
+        strategy), else it inherits its parent's."""
         budget = max_steps or self.settings.max_steps
         errors = 0
         node = tree[start]
@@ -263,8 +269,9 @@ class Chain:
                 note=first_note if first else None,
                 temperature=first_temperature if first else None,
                 label=label if first else None,
+                veto=reject_first if first else None,
             )
-            if node.status == "answer":
+            if node.terminal:  # an answer, or a vetoed first step
                 return node
             step = node.step
             obs = step.observation if step else None

@@ -19,13 +19,13 @@ from agents.chain import (
     PlanResult,
     call,
     choice_letter,
-    load_prompt,
     planner_step,
     question_text,
     render_observation,
 )
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
+from agents.prompts import prompt
 from agents.steps import Observation, Step
 from agents.tools.base import Tool, ToolContext
 from agents.trace import SearchTree
@@ -151,11 +151,11 @@ def verify_choices(
     for i, choice in enumerate(choices):
         letter = choice_letter(i)
         # What every choice shares comes first (prompt cache), the candidate last.
-        prompt = (
-            f"{load_prompt('planner_verify').template}\nEvidence already found:\n{found}\n\n"
+        opening = (
+            f"{prompt('planner:verify').text}\nEvidence already found:\n{found}\n\n"
             f"Candidate to check: {letter}) {choice}"
         )
-        start = tree.add(0, "verify", Step("", None, "", Observation(prompt)), label=letter)
+        start = tree.add(0, "verify", Step("", None, "", Observation(opening)), label=letter)
         leaf = chain.run(tree, start.id)
         answer = leaf.answer or ""
         verdicts.append(ChoiceVerdict(i, parse_yes_no(answer) if leaf.status == "answer" else None, answer, leaf.id))
@@ -180,7 +180,7 @@ def adjudicate(
     if direct.choice is not None:
         direct_line += f" (that is choice {choice_letter(direct.choice)})"
     messages = [
-        Message("system", load_prompt("planner_adjudicate").template),
+        Message("system", prompt("planner:adjudicate").text),
         Message(
             "user",
             f"{question_text(question, choices)}\n\nVerifications:\n"

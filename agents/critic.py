@@ -3,34 +3,35 @@ feedback goes back into the chain, which goes on to a better answer; at most `ma
 
 The critic judges against fixed criteria: is the question answered fully, partially or not; is the
 evidence in the observations actually used; does the answer say anything the observations do not
-support. Its reply is read tolerantly: a reply with no YES or NO verdict keeps the answer (there is
-no feedback to act on), and the tree records that it was unreadable.
+support. It reads the trace and, below it, the rows from the memory the answer rests on (each with
+the SQL or tool that produced it), so it checks the answer against data, not against the chain's
+own words. Its reply is read tolerantly, but only a YES approves: an answer whose last review said
+NO, or whose review could not be read (no YES or NO in it, so no feedback to act on either), is
+returned unverified, and `ask` reports it as not ok.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass, field, replace
 
 from agents.chain import (
     Chain,
     ChainSettings,
     PlanResult,
     call,
-    load_prompt,
-    metered,
     planner_step,
-    question_text,
     render_action,
     render_observation,
 )
-from agents.choices import match_choice
 from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
-from agents.steps import Usage
+from agents.planner_base import BasePlanner, answered
+from agents.prompts import prompt
+from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
+from agents.tools.format import quote_data, rows_text
 from agents.trace import Node, SearchTree
 
 
@@ -39,6 +40,8 @@ class CriticSettings:
     max_rounds: int = 2  # critic reviews; after the last NO the last answer stands, unapproved
     critic_tokens: int = 200
     trace_chars: int = 3000  # the trace shown to the critic keeps its last this many characters
+    evidence_rows: int = 8  # rows per piece of evidence shown to the critic
+    evidence_chars: int = 1500  # the evidence block shown to the critic keeps its first this many characters
     chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=5))
 
     def __post_init__(self) -> None:
@@ -51,7 +54,7 @@ class Verdict:
     ok: bool
     feedback: str
     criteria: str = ""
-    readable: bool = True  # False: the reply had no YES/NO verdict (the answer is kept)
+    readable: bool = True  # False: the reply had no YES/NO verdict; that is no approval (ok is False)
 
 
 def parse_verdict(text: str) -> Verdict:
@@ -65,8 +68,8 @@ def parse_verdict(text: str) -> Verdict:
     if verdict is None:
         verdict = parse_yes_no(text)
     feedback = fields.get("Feedback", "").strip()
-    if verdict is None:
-        return Verdict(True, feedback, fields.get("Criteria", ""), readable=False)
+    if verdict is None:  # not a YES: the answer stays unverified
+        return Verdict(False, feedback, fields.get("Criteria", ""), readable=False)
     if not feedback and not verdict:
         feedback = text.strip()  # a bare "NO, because ..." still carries the reason
     return Verdict(verdict, feedback, fields.get("Criteria", ""))
@@ -87,13 +90,35 @@ def trace_text(tree: SearchTree, node_id: int, limit: int) -> str:
     return text if len(text) <= limit else "... " + text[-limit:]  # the end holds the answer
 
 
+def evidence_text(evidence: Sequence[Evidence], max_rows: int, limit: int) -> str:
+    """The rows an answer rests on, as the critic reads them: per piece of evidence the tool, its
+    SQL and its first rows; '(none)' when the chain looked nothing up."""
+    blocks = []
+    for ev in evidence:
+        head = (
+            f"[{ev.tool}]"
+            + (f" SQL: {' '.join(ev.sql.split())}" if ev.sql else "")
+            + (f" ({ev.note})" if ev.note else "")
+        )
+        columns = list(dict.fromkeys(c for row in ev.rows for c in row))
+        rows = [tuple(row.get(c) for c in columns) for row in ev.rows]
+        blocks.append(head + ("\n" + rows_text(columns, rows, limit=max_rows) if rows else ""))
+    text = "\n".join(blocks) or "(none: the answer rests on no rows from the memory)"
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
 def critique(tree: SearchTree, node_id: int, ctx: ToolContext, settings: CriticSettings) -> tuple[Verdict, Usage, str]:
     """One review of the chain ending at `node_id` (which holds an answer)."""
     answer = tree[node_id].answer or ""
+    trace = trace_text(tree, node_id, settings.trace_chars)
+    rows = evidence_text(tree.evidence((node_id,)), settings.evidence_rows, settings.evidence_chars)
     messages = [
-        Message("system", load_prompt("planner_critic").template),
+        Message("system", prompt("planner:critic").text),
         Message(
-            "user", f"{tree.question}\n\nTrace:\n{trace_text(tree, node_id, settings.trace_chars)}\n\nAnswer: {answer}"
+            "user",
+            f"{tree.question}\n\nTrace:\n{trace}\n\n"
+            + quote_data(rows, "evidence rows from the memory")
+            + f"\n\nAnswer: {answer}",
         ),
     ]
     text, usage = call(ctx, messages, max_tokens=settings.critic_tokens)
@@ -114,35 +139,34 @@ def review(
             "Keep working on the question and finish with a better answer."
         )
     node = tree.add(answer.id, "critic", planner_step("critic", verdict.criteria, shown, usage, action_input=text))
-    node.note = f"round {round_}: {said}" + ("" if verdict.readable else " (unreadable verdict, answer kept)")
+    node.note = f"round {round_}: {said}" if verdict.readable else f"round {round_}: unreadable verdict (not a YES)"
     return node, verdict
 
 
-class CriticPlanner:
-    name: ClassVar[str] = "critic"
+class CriticPlanner(BasePlanner[CriticSettings]):
+    name = "critic"
+    settings_type = CriticSettings
 
-    def __init__(self, settings: CriticSettings | None = None) -> None:
-        self.settings = settings or CriticSettings()
-
-    def plan(
-        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    def search(
+        self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
         s = self.settings
-        ctx = metered(ctx)
-        tree = SearchTree(question_text(question, choices, ctx.video_id))
         chain = Chain(tools, ctx, s.chain)
         node = chain.run(tree, 0)
         last_answer: Node | None = node if node.status == "answer" else None
+        verified = False  # only a YES on the last answer verifies it
         for round_ in range(1, s.max_rounds + 1):
             if node.status != "answer":
                 break
             critic_node, verdict = review(tree, node, ctx, s, round_)
-            if verdict.ok or round_ == s.max_rounds:
+            if verdict.ok:
+                verified = True
                 break
+            if not verdict.readable or round_ == s.max_rounds:
+                break  # no feedback to act on, or no review left for a new answer
             node = chain.run(tree, critic_node.id)
             if node.status == "answer":
                 last_answer = node
         if last_answer is None:
             return PlanResult(None, tree)
-        answer = last_answer.answer
-        return PlanResult(answer, tree, (last_answer.id,), match_choice(answer or "", choices) if choices else None)
+        return replace(answered(tree, last_answer, choices), verified=verified)

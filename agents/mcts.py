@@ -3,29 +3,34 @@
 Each of N iterations
 1. selects an expandable node (the root, or any open step node) with probability softmax(reward);
 2. expands it: the first step's prompt lists the actions of the node's existing children and asks
-   for a different one;
+   for another tool or another input; a first step that repeats a sibling's action anyway is a
+   failure leaf (it would only re-run the sibling's chain), penalized like any failure;
 3. executes the chain from that new step to an answer or a failure;
 4. back-propagates the leaf's reward R (+alpha for an answer, -alpha for a failure) to every
    ancestor v: R_v += R * exp(beta * (1 - d)), where d is the number of edges from v down to the
    leaf (d = 1 for the leaf's parent, which gets R undamped; the root gets R * exp(beta * (1 - depth))).
    The leaf itself records R and is never selected again.
-The final answer is an LLM summary of the candidate answers (none when they all agree), or a vote
-over the choices for a multiple-choice question.
+When the first `agree_stop` chains all answer the same, the search stops there: more branches
+would cost tokens to confirm it. The final answer merges the candidates by their evidence
+(`consensus.merge`: answers that say the same are grouped, weighed by how well the rows they rest
+on support them; an LLM summary only on a tie), or is a vote over the choices for a
+multiple-choice question.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from functools import partial
 
-from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, metered, planner_step, question_text
-from agents.choices import match_choice, normalize_answer
+from agents.chain import Chain, ChainSettings, PlanResult
+from agents.choices import normalize_answer
+from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
-from agents.llm import Message
+from agents.planner_base import BasePlanner
+from agents.prompts import render
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -40,12 +45,14 @@ class MctsSettings:
     max_depth: int = 8  # steps from the root; deeper nodes are not expanded
     summary_tokens: int = 200
     seed: int = 0  # node selection is random; a fixed seed makes runs repeatable
+    agree_stop: int = 2  # stop once this many first chains answered the same (0: always run N)
     chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=5))
 
     def __post_init__(self) -> None:
-        if self.n_solutions < 1 or self.max_depth < 1:
+        if self.n_solutions < 1 or self.max_depth < 1 or self.agree_stop < 0 or self.agree_stop == 1:
             raise AgentError(
-                f"mcts needs n_solutions >= 1 and max_depth >= 1, got {self.n_solutions}, {self.max_depth}"
+                f"mcts needs n_solutions >= 1, max_depth >= 1 and agree_stop 0 or >= 2, got {self.n_solutions}, "
+                f"{self.max_depth}, {self.agree_stop}"
             )
         if self.alpha <= 0 or self.beta < 0 or self.selection_temperature <= 0:
             raise AgentError(
@@ -115,23 +122,31 @@ def expansion_note(tree: SearchTree, node_id: int) -> str | None:
             actions.append(line)
     if not actions:
         return None
-    return load_prompt("planner_expand").substitute(actions="\n".join(actions))
+    return render("planner:expand", actions="\n".join(actions))
 
 
-class MctsPlanner:
-    name: ClassVar[str] = "mcts"
+def repeats_sibling(tree: SearchTree, parent: int, action: str, action_input: str) -> str | None:
+    """Why calling `action` with `action_input` under `parent` adds nothing new (an earlier child
+    made the same call, inputs compared after `normalize_answer`), else None."""
+    key = (action, normalize_answer(action_input))
+    for sibling in tree.children(parent):
+        step = sibling.step
+        if sibling.kind == "step" and step is not None and (step.action, normalize_answer(step.action_input)) == key:
+            return f"repeats the first action of sibling node {sibling.id}: {action}"
+    return None
 
-    def __init__(self, settings: MctsSettings | None = None) -> None:
-        self.settings = settings or MctsSettings()
 
-    def plan(
-        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+class MctsPlanner(BasePlanner[MctsSettings]):
+    name = "mcts"
+    settings_type = MctsSettings
+
+    def search(
+        self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
         s = self.settings
-        ctx = metered(ctx)
-        tree = SearchTree(question_text(question, choices, ctx.video_id))
         chain = Chain(tools, ctx, s.chain)
         rng = random.Random(s.seed)
+        leaves: list[Node] = []
         for _ in range(s.n_solutions):
             candidates = expandable(tree, s.max_depth)
             if not candidates:
@@ -145,11 +160,16 @@ class MctsPlanner:
                 first_note=note,
                 first_temperature=s.expand_temperature if note else None,
                 max_steps=min(s.chain.max_steps, s.max_depth - node.depth),
+                reject_first=partial(repeats_sibling, tree, node.id) if note else None,
             )
+            leaves.append(leaf)
             reward = s.alpha if leaf.status == "answer" else -s.alpha
             new = backpropagate({n.id: n.reward for n in tree}, {n.id: n.parent for n in tree}, leaf.id, reward, s.beta)
             for nid, value in new.items():
                 tree[nid].reward = value
+            if s.agree_stop and len(leaves) == s.agree_stop and agree(leaves, choices):
+                tree.root.note = f"stopped early: the first {len(leaves)} chains agree"
+                break
         return self.final_answer(tree, ctx, choices)
 
     def final_answer(self, tree: SearchTree, ctx: ToolContext, choices: Sequence[str] | None) -> PlanResult:
@@ -158,38 +178,4 @@ class MctsPlanner:
             return PlanResult(None, tree)
         if choices:
             return vote(tree, leaves, choices)
-        return summarize(tree, leaves, ctx, self.settings.summary_tokens)
-
-
-def vote(tree: SearchTree, leaves: Sequence[Node], choices: Sequence[str]) -> PlanResult:
-    """The choice most answers name (ties: the one named first); answers naming no choice do not vote."""
-    picks = {leaf.id: match_choice(leaf.answer or "", choices) for leaf in leaves}
-    counts = Counter(c for c in picks.values() if c is not None)
-    node = tree.add(0, "vote", label="final")
-    if not counts:
-        node.note = "no answer names a choice"
-        node.status, node.answer = "answer", leaves[0].answer
-        return PlanResult(leaves[0].answer, tree, (leaves[0].id,))
-    best = max(counts, key=lambda c: counts[c])  # Counter keeps first-seen order; max keeps the first of ties
-    node.note = "votes: " + ", ".join(f"{chr(65 + c)}={n}" for c, n in sorted(counts.items()))
-    node.status, node.answer = "answer", choices[best]
-    voters = tuple(lid for lid, c in picks.items() if c == best)
-    return PlanResult(choices[best], tree, voters, best)
-
-
-def summarize(tree: SearchTree, leaves: Sequence[Node], ctx: ToolContext, max_tokens: int) -> PlanResult:
-    """One answer from several: as is when they agree, else an LLM summary of the candidates."""
-    ids = tuple(leaf.id for leaf in leaves)
-    distinct = {normalize_answer(leaf.answer or "") for leaf in leaves}
-    if len(distinct) == 1:
-        return PlanResult(leaves[0].answer, tree, ids)
-    listing = "\n".join(f"{i}. {leaf.answer}" for i, leaf in enumerate(leaves, 1))
-    messages = [
-        Message("system", load_prompt("planner_summary").template),
-        Message("user", f"{tree.question}\n\nAttempts:\n{listing}"),
-    ]
-    text, usage = call(ctx, messages, max_tokens=max_tokens)
-    answer = text.strip() or (leaves[0].answer or "")
-    node = tree.add(0, "summary", planner_step("summarize", "", answer, usage), label="final")
-    node.status, node.answer = "answer", answer
-    return PlanResult(answer, tree, ids)
+        return merge(tree, leaves, ctx, self.settings.summary_tokens)

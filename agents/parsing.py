@@ -22,6 +22,9 @@ back as an observation; it is never a vidmem bug).
         markdown bold); absent labels are missing from the result.
     parse_yes_no(text) -> bool | None
         YES / NO at the start of a verdict; None when neither.
+    bind_inputs(tool, inputs, action_input) -> dict
+        A tool call's input (free text, JSON, key=value pairs or a mapping) mapped onto the tool's
+        declared, typed inputs.
 
 >>> parse_action("Thought: need the count\\nAction: Count\\nAction Input: how many people?").action
 'Count'
@@ -37,12 +40,13 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from agents.errors import ModelOutputError
 
 __all__ = [
     "Action",
+    "bind_inputs",
     "extract_sql",
     "match_name",
     "parse_action",
@@ -410,6 +414,125 @@ def parse_yes_no(text: str) -> bool | None:
     """
     m = re.match(r"[\s*_\"'`]*(yes|no)\b", text, re.I)
     return None if m is None else m.group(1).lower() == "yes"
+
+
+# -- tool inputs -------------------------------------------------------------------------------
+class InputSpec(Protocol):
+    """What `bind_inputs` reads of a declared input (`agents.tools.base.ToolInput`)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+
+
+#: Keys small models use for "the input" whatever the tool calls it.
+_GENERIC_KEYS = ("input", "text", "query", "q", "value", "action_input", "arg", "args")
+_KWARG = re.compile(r"""(?:^|,)\s*([A-Za-z_]\w*)\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[[^\]]*\]|[^,]*)""")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _kwargs(text: str, names: Sequence[str]) -> dict[str, Any] | None:
+    """`question="x", start_s=3` as a dict, when every key names an input; else None."""
+    pairs = _KWARG.findall(text)
+    if not pairs or not all(match_name(k, names) for k, _ in pairs):
+        return None
+    if _KWARG.sub("", text).strip(" ,"):
+        return None  # text outside the pairs: not a keyword call
+    out: dict[str, Any] = {}
+    for key, raw in pairs:
+        raw = raw.strip()
+        try:
+            out[key] = _decode(raw) if raw[:1] in "[\"'" else raw
+        except ValueError:
+            out[key] = raw
+    return out
+
+
+def _coerce(tool: str, key: str, spec: InputSpec, value: Any) -> Any:
+    wanted = {"numbers": "a number or a list of numbers (seconds)", "number": "a number", "integer": "an integer"}
+    if spec.type == "string":
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return "" if value is None else str(value).strip()
+    found: list[float] = []
+    if isinstance(value, bool):
+        pass
+    elif isinstance(value, int | float):
+        found = [float(value)]
+    elif isinstance(value, list | tuple) and all(isinstance(v, int | float | str) for v in value):
+        found = [float(n) for v in value for n in _NUMBER.findall(str(v))]
+    elif isinstance(value, str):
+        found = [float(n) for n in _NUMBER.findall(value)]  # "2.5 s", "2 s and 6 s"
+    if not found:
+        raise ModelOutputError(f"{tool}: {key} must be {wanted.get(spec.type, spec.type)}, got {_clip(str(value), 60)}")
+    if spec.type == "numbers":
+        return found
+    return int(found[0]) if spec.type == "integer" else found[0]
+
+
+def bind_inputs(tool: str, inputs: Mapping[str, InputSpec], action_input: str | Mapping[str, Any]) -> dict[str, Any]:
+    """The model's input to `tool` as keyword arguments for its declared `inputs`, typed.
+
+    Accepted: a mapping; a JSON object (keys matched like tool names; 'input', 'text', 'query' ...
+    stand for the first string input, and a one-input tool takes a lone value whatever its key);
+    `key=value` pairs; or free text, which is the first input (a 'numbers' input reads the numbers in
+    it). Optional inputs left out are left out; raises ModelOutputError saying what `tool` needs.
+
+    >>> specs = {"question": _Spec("string", "what to ask"), "start_s": _Spec("number", "from", False)}
+    >>> bind_inputs("query_vision", specs, '{"Question": "what colour?", "start_s": "3.5 s"}')
+    {'question': 'what colour?', 'start_s': 3.5}
+    >>> bind_inputs("query_vision", specs, 'question="the car", start_s=2')
+    {'question': 'the car', 'start_s': 2.0}
+    >>> bind_inputs("when", {"question": _Spec("string", "the sub-question")}, '{"q": "the train"}')
+    {'question': 'the train'}
+    """
+    names = list(inputs)
+    given: dict[str, Any] | None = None
+    if isinstance(action_input, Mapping):
+        given = dict(action_input)
+    else:
+        text = action_input.strip()
+        if text.startswith("{") and names:
+            try:
+                given = parse_json_object(text)
+            except ModelOutputError:
+                if len(names) > 1 or inputs[names[0]].type != "string":
+                    raise
+        elif names:
+            given = _kwargs(text, names)
+        if given is None:
+            given = {names[0]: text} if names and text else {}
+    args: dict[str, Any] = {}
+    leftovers: list[Any] = []
+    for key, value in given.items():
+        name = match_name(str(key), names)
+        if name is None or name in args:
+            if str(key).lower() in _GENERIC_KEYS or len(names) == 1:
+                leftovers.append(value)  # {"input": ...} or a one-input tool's value under any key
+            continue
+        args[name] = value
+    first_string = next((n for n in names if inputs[n].type == "string"), None)
+    if leftovers and first_string is not None and first_string not in args:
+        args[first_string] = leftovers[0]
+    out: dict[str, Any] = {}
+    for name, spec in inputs.items():
+        value = args.get(name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if spec.required:
+                raise ModelOutputError(f"{tool} needs {name} ({spec.type}): {spec.description}")
+            continue
+        out[name] = _coerce(tool, name, spec, value)
+    return out
+
+
+@dataclass(frozen=True)
+class _Spec:  # for the doctests
+    type: str
+    description: str
+    required: bool = True
 
 
 def _clip(text: str, limit: int = 200) -> str:

@@ -1,8 +1,8 @@
 """The planner interface and the ordered registry of planners.
 
 A planner answers one question over a tool set and returns the tree it searched. Adding one is a
-new module with a class like these and one line in `PLANNERS` (plus its settings field in
-`AgentSettings`, named like the planner).
+new module with a `BasePlanner` subclass like these and one line in `PLANNERS` (plus its settings
+field in `AgentSettings`, named like the planner).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from agents.choices import ChoiceSettings
 from agents.critic import CriticPlanner, CriticSettings
 from agents.errors import AgentError
 from agents.mcts import MctsPlanner, MctsSettings
+from agents.planner_base import BasePlanner
 from agents.react import ReactPlanner, ReactSettings
+from agents.self_consistency import SelfConsistencyPlanner, SelfConsistencySettings
 from agents.strategies import StrategyPlanner, StrategySettings
 from agents.tools.base import Tool, ToolContext
 
@@ -33,11 +35,12 @@ class Planner(Protocol):
 
 
 #: In the order `vidmem ask --planner` lists them.
-PLANNERS: tuple[type[ReactPlanner | MctsPlanner | CriticPlanner | StrategyPlanner], ...] = (
+PLANNERS: tuple[type[BasePlanner[Any]], ...] = (
     ReactPlanner,
     MctsPlanner,
     CriticPlanner,
     StrategyPlanner,
+    SelfConsistencyPlanner,
 )
 PLANNER_NAMES = tuple(p.name for p in PLANNERS)
 
@@ -50,6 +53,7 @@ class AgentSettings:
     mcts: MctsSettings = field(default_factory=MctsSettings)
     critic: CriticSettings = field(default_factory=CriticSettings)
     strategies: StrategySettings = field(default_factory=StrategySettings)
+    self_consistency: SelfConsistencySettings = field(default_factory=SelfConsistencySettings)
     choices: ChoiceSettings = field(default_factory=ChoiceSettings)
 
     def with_chain(self, **changes: Any) -> AgentSettings:

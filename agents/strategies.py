@@ -13,14 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from agents.chain import Chain, ChainSettings, PlanResult, call, load_prompt, metered, planner_step, question_text
+from agents.chain import Chain, ChainSettings, PlanResult, call, planner_step
+from agents.consensus import summarize, vote
 from agents.critic import trace_text
 from agents.errors import AgentError
 from agents.llm import Message
-from agents.mcts import summarize, vote
 from agents.parsing import parse_fields
+from agents.planner_base import BasePlanner
+from agents.prompts import prompt
 from agents.tools.base import Tool, ToolContext
 from agents.tools.registry import SQL_TOOLS, VIDEO_TOOLS, VISION_TOOLS
 from agents.trace import Node, SearchTree
@@ -89,18 +90,14 @@ def parse_winners(text: str, count: int) -> list[int]:
     return out
 
 
-class StrategyPlanner:
-    name: ClassVar[str] = "strategies"
+class StrategyPlanner(BasePlanner[StrategySettings]):
+    name = "strategies"
+    settings_type = StrategySettings
 
-    def __init__(self, settings: StrategySettings | None = None) -> None:
-        self.settings = settings or StrategySettings()
-
-    def plan(
-        self, question: str, tools: Sequence[Tool], ctx: ToolContext, *, choices: Sequence[str] | None = None
+    def search(
+        self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
         s = self.settings
-        ctx = metered(ctx)
-        tree = SearchTree(question_text(question, choices, ctx.video_id))
         runs: list[tuple[Strategy, Node]] = []
         for strategy in s.strategies:
             subset = strategy.select(tools)
@@ -131,7 +128,7 @@ class StrategyPlanner:
             trace = trace_text(tree, leaf.id, s.trace_chars)
             blocks.append(f"Strategy {shown} ({strategy.name}):\n{trace}\nAnswer: {leaf.answer}")
         messages = [
-            Message("system", load_prompt("planner_strategy_critic").template),
+            Message("system", prompt("planner:strategy_critic").text),
             Message("user", tree.question + "\n\n" + "\n\n".join(blocks)),
         ]
         text, usage = call(ctx, messages, max_tokens=s.critic_tokens)

@@ -8,7 +8,7 @@ from typing import Any
 
 from agents.llm import Completion, Message
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 
 Reply = str | Callable[[list[Message]], str]
 
@@ -24,11 +24,13 @@ class ScriptedChat:
         self.routes = {k: list(v) for k, v in (routes or {}).items()}
         self.calls: list[list[Message]] = []
         self.kinds: list[str] = []
+        self.temperatures: list[float] = []
 
     def complete(
         self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.0, stop: list[str] | None = None
     ) -> Completion:
         self.calls.append(list(messages))
+        self.temperatures.append(temperature)
         system = messages[0].content if messages and messages[0].role == "system" else ""
         queue, kind = self.replies, "chain"
         for phrase, replies in self.routes.items():
@@ -59,17 +61,19 @@ def finish(answer: str) -> str:
 
 
 @dataclass
-class FakeTool:
-    """A tool with a fixed reply (or one computed from the input); remembers its inputs."""
+class FakeTool(Tool):
+    """A tool with one optional text input and a fixed reply (or one computed from the input);
+    remembers its inputs. The input goes through `Tool.run`'s binding like a real tool's."""
 
-    name: str
+    name: str  # type: ignore[misc]  # per instance here; a class constant in real tools
     reply: Observation | Callable[[str, ToolContext], Observation]
-    description: str = "a test tool; input: text"
+    description: str = "a test tool"  # type: ignore[misc]
     calls: list[str] = field(default_factory=list)
+    inputs = takes(text=ToolInput("string", "text", required=False))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        self.calls.append(action_input)
-        return self.reply(action_input, ctx) if callable(self.reply) else self.reply
+    def forward(self, ctx: ToolContext, text: str = "") -> Observation:
+        self.calls.append(text)
+        return self.reply(text, ctx) if callable(self.reply) else self.reply
 
 
 SPOKEN = Evidence(

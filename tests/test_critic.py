@@ -1,5 +1,6 @@
 """Critic loop: stops on YES, feeds NO's feedback back into the chain, stops at its bound, reads
-verdicts tolerantly, and never reviews a chain that found no answer."""
+verdicts tolerantly but approves only on YES (a final NO or an unreadable verdict leaves the answer
+unverified, not ok), shows the critic the evidence rows, and never reviews a chain that found no answer."""
 
 import pytest
 
@@ -20,7 +21,7 @@ def critic(rounds: int = 2) -> AgentSettings:
         ("verdict: No. Feedback: give the time", False, "verdict: No. Feedback: give the time", True),
         ("NO, the answer has no times.", False, "NO, the answer has no times.", True),
         ("yes", True, "", True),
-        ("The agent did a reasonable job overall.", True, "", False),
+        ("The agent did a reasonable job overall.", False, "", False),
     ],
     ids=["format", "bold-multiline", "one-line", "bare-no", "bare-yes", "unreadable"],
 )
@@ -39,6 +40,24 @@ def test_loop_stops_on_yes() -> None:
     shown = llm.calls[2][-1].content
     assert "Action: when" in shown and "Observation: Said from 7.73 s" in shown and shown.endswith("Answer: 7.73 s")
     assert answer.usage == answer.tree.usage() and answer.usage.calls == 3
+    assert answer.ok and answer.verified is True
+
+
+def test_the_critic_sees_the_evidence_rows_and_their_sql() -> None:
+    llm = ScriptedChat([act("when", "count"), finish("7.73 s")], routes={CRITIC: ["Verdict: YES"]})
+    ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic())
+    shown = llm.calls[2][-1].content
+    rows = shown.split("Trace:", 1)[1]
+    assert "<<<evidence rows from the memory" in rows
+    assert "[when] SQL: SELECT start_s, end_s, text FROM transcript WHERE text ILIKE '%count%'" in rows
+    assert "7.73 | 10.85 | Please count the people walking across the square." in rows
+
+
+def test_an_answer_without_lookups_is_shown_as_resting_on_no_rows() -> None:
+    llm = ScriptedChat([finish("7.73 s")], routes={CRITIC: ["Verdict: NO\nFeedback: look it up"]})
+    answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(1))
+    assert "(none: the answer rests on no rows from the memory)" in llm.calls[1][-1].content
+    assert not answer.ok and answer.verified is False and answer.text == "7.73 s"
 
 
 def test_feedback_goes_back_into_the_chain() -> None:
@@ -63,6 +82,9 @@ def test_loop_stops_at_its_bound_and_keeps_the_last_answer() -> None:
     answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(2))
     assert answer.text == "second"
     assert llm.kinds.count(CRITIC) == 2 and llm.kinds.count("chain") == 2
+    # The last review said NO: the answer is reported, unverified and not ok.
+    assert not answer.ok and answer.verified is False
+    assert "(unverified" in answer.report() and answer.to_dict()["verified"] is False
 
 
 def test_no_answer_means_no_review() -> None:
@@ -74,14 +96,16 @@ def test_no_answer_means_no_review() -> None:
 def test_a_failed_retry_keeps_the_earlier_answer() -> None:
     llm = ScriptedChat([finish("first"), "junk", "junk"], routes={CRITIC: ["Verdict: NO\nFeedback: check"]})
     answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic(3))
-    assert answer.ok and answer.text == "first"
+    assert answer.text == "first" and answer.verified is False and not answer.ok  # "first" was rejected
 
 
-def test_an_unreadable_verdict_keeps_the_answer() -> None:
+def test_an_unreadable_verdict_is_no_yes() -> None:
     llm = ScriptedChat([finish("7.73 s")], routes={CRITIC: ["I cannot judge this."]})
     answer = ask("When?", make_ctx(llm), planner="critic", tools=[when_tool()], settings=critic())
-    assert answer.text == "7.73 s"
-    assert [n.note for n in answer.tree if n.kind == "critic"] == ["round 1: YES (unreadable verdict, answer kept)"]
+    # The answer is kept but unverified; with no feedback to act on, the loop stops (one review).
+    assert answer.text == "7.73 s" and not answer.ok and answer.verified is False
+    assert llm.kinds == ["chain", CRITIC]
+    assert [n.note for n in answer.tree if n.kind == "critic"] == ["round 1: unreadable verdict (not a YES)"]
 
 
 def test_trace_text_keeps_the_end_when_cut() -> None:

@@ -6,8 +6,11 @@ import math
 import pytest
 
 from agents import AgentSettings, ChainSettings, ChoiceSettings, MctsSettings, SearchTree, ask
+from agents.consensus import group_answers, same_answer, support
 from agents.llm import Message
 from agents.mcts import backpropagate, decayed_reward, expandable, expansion_note, selection_probabilities
+from agents.steps import Evidence, Observation, Step
+from agents.trace import Node
 from tests.planner_fakes import SUMMARY, ScriptedChat, act, finish, make_ctx, when_tool
 
 
@@ -91,17 +94,24 @@ def reply_by_history(messages: list[Message]) -> str:
     return act("when", "count")
 
 
-def test_planner_rewards_match_the_formula_and_expansions_differ() -> None:
-    llm = ScriptedChat([reply_by_history] * 20, routes={SUMMARY: ["About 7.7 to 8 s."]})
-    answer = ask("When is count said?", make_ctx(llm), planner="mcts", tools=[when_tool()], settings=mcts(3))
-    tree = answer.tree
-    leaves = [n for n in tree if n.terminal and n.kind == "step"]
-    assert len(leaves) == 3 and all(n.status == "answer" for n in leaves)
-    # Recompute the rewards from the leaves, in the order they were reached, with the pure function.
+def recomputed_rewards(tree: SearchTree, leaves: list[Node], alpha: float = 1.0) -> dict[int, float]:
+    """The rewards the formula gives for `leaves` (+alpha answer, -alpha failure), in the order reached."""
     expected = {n.id: 0.0 for n in tree}
     parents = {n.id: n.parent for n in tree}
     for leaf in leaves:
-        expected = backpropagate(expected, parents, leaf.id, 1.0, 0.5)
+        expected = backpropagate(expected, parents, leaf.id, alpha if leaf.status == "answer" else -alpha, 0.5)
+    return expected
+
+
+def test_planner_rewards_match_the_formula_and_expansions_differ() -> None:
+    llm = ScriptedChat([reply_by_history] * 20, routes={SUMMARY: ["unused"]})
+    answer = ask(
+        "When is count said?", make_ctx(llm), planner="mcts", tools=[when_tool()], settings=mcts(3, agree_stop=0)
+    )
+    tree = answer.tree
+    leaves = [n for n in tree if n.terminal and n.kind == "step"]
+    assert len(leaves) == 3 and all(n.status == "answer" for n in leaves)
+    expected = recomputed_rewards(tree, leaves)
     for n in tree:
         if n.kind in ("root", "step"):
             assert n.reward == pytest.approx(expected[n.id]), n.id
@@ -111,20 +121,59 @@ def test_planner_rewards_match_the_formula_and_expansions_differ() -> None:
     for n in expansions:
         earlier = [c for c in tree.children(n.parent) if c.id < n.id]
         assert earlier and all(f"- {c.step.action}: {c.step.action_input}" in n.note for c in earlier)
+        assert "another tool, or the same tool with another input" in n.note
         assert n.step.action_input != earlier[0].step.action_input or n.step.action != earlier[0].step.action
-    # Two distinct answers: one summary call decides.
-    assert llm.kinds.count(SUMMARY) == 1
-    assert answer.text == "About 7.7 to 8 s."
-    summary = [n for n in tree if n.kind == "summary"]
-    assert summary and summary[0].answer == answer.text
+    # Answers merged by their evidence: '7.73 s' is read off the rows on its path (support 1: weight
+    # 2 each), '8 s' is held by no row (weight 1): the grounded group wins without a summary call.
+    assert SUMMARY not in llm.kinds
+    assert answer.text == "7.73 s"
+    final = next(n for n in tree if n.kind == "vote")
+    assert final.answer == "7.73 s" and final.note == "groups: '7.73 s' x2 weight 4.00; '8 s' x1 weight 1.00"
     assert answer.usage == tree.usage()
     assert answer.evidence and answer.evidence[0].times_s == (7.73, 10.85)
 
 
-def test_agreeing_answers_need_no_summary() -> None:
-    llm = ScriptedChat([finish("7.73 s")] * 3)
+def test_a_first_action_that_repeats_a_sibling_is_a_penalized_failure() -> None:
+    def repeat_when(messages: list[Message]) -> str:
+        last = messages[-1].content
+        if "Earlier attempts" in last:
+            return act("when", "  COUNT. ")  # the same call as its sibling, written differently
+        return finish("7.73 s") if last.startswith("Observation: Said from") else act("when", "count")
+
+    llm = ScriptedChat([repeat_when] * 10)
+    tool = when_tool()
+    answer = ask("When?", make_ctx(llm), planner="mcts", tools=[tool], settings=mcts(3, agree_stop=0))
+    tree = answer.tree
+    repeats = [n for n in tree if "repeats the first action of sibling node" in n.note]
+    assert repeats and all(n.status == "failure" and n.reward == -1.0 for n in repeats)
+    # A rejected expansion cost its one LLM call and ran no further: no tool call, no chain behind it.
+    assert all(not n.children for n in repeats)
+    assert len(tool.calls) == 3 - len(repeats)
+    leaves = [n for n in tree if n.terminal and n.kind == "step"]
+    expected = recomputed_rewards(tree, leaves)
+    assert all(n.reward == pytest.approx(expected[n.id]) for n in tree if n.kind in ("root", "step"))
+    assert answer.text == "7.73 s"
+
+
+def test_the_search_stops_when_the_first_chains_agree() -> None:
+    llm = ScriptedChat([finish("7.73 s"), finish("At 7.73 s.")] + [finish("9 s")] * 2)
+    answer = ask("When?", make_ctx(llm), planner="mcts", tools=[when_tool()], settings=mcts(4))
+    assert llm.kinds == ["chain"] * 2 and answer.text == "7.73 s"
+    assert answer.tree.root.note == "stopped early: the first 2 chains agree"
+
+
+def test_disagreeing_first_chains_go_on_and_the_larger_group_wins() -> None:
+    llm = ScriptedChat([finish("7.73 s"), finish("9 s"), finish("7.73 s.")])
     answer = ask("When?", make_ctx(llm), planner="mcts", tools=[when_tool()], settings=mcts(3))
-    assert answer.text == "7.73 s" and llm.kinds == ["chain"] * 3
+    assert llm.kinds == ["chain"] * 3 and answer.text == "7.73 s"
+    assert answer.tree.root.note == ""
+
+
+def test_tied_groups_are_summarized() -> None:
+    llm = ScriptedChat([finish("7 s"), finish("9 s")], routes={SUMMARY: ["Between 7 and 9 s."]})
+    answer = ask("When?", make_ctx(llm), planner="mcts", tools=[when_tool()], settings=mcts(2))
+    assert llm.kinds == ["chain", "chain", SUMMARY] and answer.text == "Between 7 and 9 s."
+    assert "(tie: summarized)" in next(n for n in answer.tree if n.kind == "vote").note
 
 
 def test_failures_get_negative_reward_and_never_crash() -> None:
@@ -169,8 +218,58 @@ def test_selection_is_repeatable_with_a_seed() -> None:
 
 
 @pytest.mark.parametrize(
-    "kw", [{"n_solutions": 0}, {"alpha": 0.0}, {"beta": -1.0}, {"selection_temperature": 0.0}, {"max_depth": 0}]
+    "kw",
+    [
+        *({"n_solutions": 0}, {"alpha": 0.0}, {"beta": -1.0}, {"selection_temperature": 0.0}, {"max_depth": 0}),
+        *({"agree_stop": 1}, {"agree_stop": -1}),
+    ],
 )
 def test_bad_settings_are_rejected(kw: dict[str, float]) -> None:
     with pytest.raises(Exception, match="mcts needs"):
         MctsSettings(**kw)  # type: ignore[arg-type]
+
+
+# -- merging answers by their evidence -----------------------------------------------------------
+ROWS = Evidence("when", rows=({"start_s": 7.73, "end_s": 10.85, "text": "Please count the people crossing"},))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("7.73 s", "At 7.73 seconds.", True),  # the same numbers
+        ("The train", "the train.", True),  # the same words
+        ("7.73 s", "8 s", False),
+        ("a red car", "a blue car", False),
+        ("", "7 s", False),
+    ],
+)
+def test_same_answer(a: str, b: str, same: bool) -> None:
+    assert same_answer(a, b) is same
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence", "expected"),
+    [
+        ("7.73 s", [ROWS], 1.0),
+        ("7.7 s to 10.9 s", [ROWS], 1.0),  # within 0.15 of a held value
+        ("At 8 s the people leave", [ROWS], 1 / 3),  # 8: no; people: yes; leave: no
+        ("people crossing", [ROWS], 1.0),
+        ("7.73 s", [], 0.0),  # no rows: no support
+        ("yes", [ROWS], 0.0),
+    ],
+)
+def test_support_is_the_share_of_the_answer_the_rows_hold(
+    answer: str, evidence: list[Evidence], expected: float
+) -> None:
+    assert support(answer, evidence) == pytest.approx(expected)
+
+
+def test_groups_weigh_members_by_support() -> None:
+    tree = SearchTree("q")
+    looked = tree.add(0, "step", Step("t", "when", "count", Observation("rows", (ROWS,))))
+    grounded = tree.add(looked.id, "step", Step("t", "finish", "7.73 s", Observation("7.73 s", final=True)))
+    guesses = [tree.add(0, "step", Step("t", "finish", a, Observation(a, final=True))) for a in ("9 s", "9 s.")]
+    for n in (grounded, *guesses):
+        n.status, n.answer = "answer", n.step.action_input  # type: ignore[union-attr]
+    groups = group_answers(tree, [grounded, *guesses])
+    assert [(g.best.answer, len(g.members), g.weight) for g in groups] == [("7.73 s", 1, 2.0), ("9 s", 2, 2.0)]

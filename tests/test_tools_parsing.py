@@ -1,10 +1,13 @@
 """The tolerant parser of model output: what small models really write, success and failure side by side."""
 
+from typing import Any
+
 import pytest
 
 from agents.errors import ModelOutputError
 from agents.parsing import (
     Action,
+    bind_inputs,
     extract_sql,
     match_name,
     parse_action,
@@ -13,6 +16,8 @@ from agents.parsing import (
     parse_json_object,
     parse_yes_no,
 )
+from agents.steps import Observation
+from agents.tools.base import Tool, ToolInput, takes
 
 TOOLS = ["when", "count", "query_transcript", "finish"]
 
@@ -127,3 +132,73 @@ def test_parse_fields_and_verdicts() -> None:
 def test_match_name() -> None:
     assert match_name("QUERY-transcript", TOOLS) == "query_transcript"
     assert match_name("nothing", TOOLS) is None
+
+
+# -- binding a tool call to the tool's declared, typed inputs ------------------------------------
+VISION = takes(
+    question=ToolInput("string", "what to ask"),
+    start_s=ToolInput("number", "from", required=False),
+    end_s=ToolInput("number", "to", required=False),
+)
+FRAMES = takes(times_s=ToolInput("numbers", "frame times"), track_id=ToolInput("integer", "a track", required=False))
+ONE = takes(question=ToolInput("string", "the sub-question"))
+
+
+@pytest.mark.parametrize(
+    ("inputs", "written", "bound"),
+    [
+        (ONE, "When is the train mentioned?", {"question": "When is the train mentioned?"}),
+        (ONE, '{"question": "the train"}', {"question": "the train"}),
+        (ONE, '{"q": "the train"}', {"question": "the train"}),  # a one-input tool takes a lone value
+        (ONE, 'question="the train"', {"question": "the train"}),  # Action: when(question="the train")
+        (ONE, "{not json at all", {"question": "{not json at all"}),  # a text input may look odd
+        (VISION, '{"Question": "what colour?", "start_s": "3.5 s", "end_s": 8}',
+         {"question": "what colour?", "start_s": 3.5, "end_s": 8.0}),
+        (VISION, "what moves 2-4", {"question": "what moves 2-4"}),  # the tool reads the range itself
+        (VISION, "{'text': 'what colour?', 'start-s': 1}", {"question": "what colour?", "start_s": 1.0}),
+        (VISION, "question='the car', start_s=2, end_s=4.5", {"question": "the car", "start_s": 2.0, "end_s": 4.5}),
+        (VISION, {"question": "asked directly", "extra": 1}, {"question": "asked directly"}),
+        (FRAMES, "2, 6.5", {"times_s": [2.0, 6.5]}),
+        (FRAMES, '{"times_s": "2 s and 6 s", "track_id": "3"}', {"times_s": [2.0, 6.0], "track_id": 3}),
+        (FRAMES, '{"times_s": 4}', {"times_s": [4.0]}),
+    ],
+)  # fmt: skip
+def test_bind_inputs_maps_sloppy_calls_onto_typed_inputs(inputs: Any, written: Any, bound: dict[str, Any]) -> None:
+    assert bind_inputs("tool", inputs, written) == bound
+
+
+@pytest.mark.parametrize(
+    ("inputs", "written", "message"),
+    [
+        (ONE, "  ", r"tool needs question \(string\): the sub-question"),
+        (VISION, '{"start_s": 3}', r"tool needs question \(string\): what to ask"),
+        (VISION, '{"question": "x", "start_s": "soon"}', "tool: start_s must be a number, got 'soon'"),
+        (FRAMES, "the person's bag", r"tool: times_s must be a number or a list of numbers"),
+        (FRAMES, '{"times_s": [1, 2', None),  # cut-off JSON is closed and read
+        (VISION, '{"question": "x" "start_s": 1}', "could not read the JSON"),
+    ],
+)
+def test_bind_inputs_failures_say_what_the_tool_needs(inputs: Any, written: str, message: str | None) -> None:
+    if message is None:
+        assert bind_inputs("tool", inputs, written) == {"times_s": [1.0, 2.0]}
+        return
+    with pytest.raises(ModelOutputError, match=message):
+        bind_inputs("tool", inputs, written)
+
+
+def test_a_tool_shows_an_input_mistake_as_an_observation() -> None:
+    class Echo(Tool):
+        name = "echo"
+        description = "Says the question back."
+        inputs = VISION
+
+        def forward(self, ctx: Any, question: str, start_s: float = 0.0, end_s: float | None = None) -> Observation:
+            return Observation(f"{question} from {start_s}")
+
+    assert Echo().run('{"question": "hi", "start_s": 2}', None).text == "hi from 2.0"  # type: ignore[arg-type]
+    bad = Echo().run('{"question": "hi", "start_s": "later"}', None)  # type: ignore[arg-type]
+    assert bad.error == "echo: start_s must be a number, got 'later'" and not bad.text
+    assert Echo().prompt_line() == (
+        '- echo: Says the question back. Input: {"question": what to ask, "start_s": number, from (optional), '
+        '"end_s": number, to (optional)}.'
+    )

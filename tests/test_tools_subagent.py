@@ -134,7 +134,7 @@ def test_row_cap_marks_truncation(memory: Memory) -> None:
 
 def test_empty_input_is_a_model_error(memory: Memory) -> None:
     obs = WhenTool().run("  ", _ctx(memory, ScriptedChat()))
-    assert obs.error and "needs a question" in obs.error
+    assert obs.error == "when needs question (string): the sub-question"
 
 
 def test_prompt_shows_only_the_subtask_tables_and_puts_the_question_last(memory: Memory) -> None:

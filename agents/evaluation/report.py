@@ -22,7 +22,7 @@ class Record:
     predicted: str
     correct: bool
     method: str  # how it was scored: 'choice' | 'judge' | 'match' | '' (failed before an answer)
-    failure: str | None = None  # 'no_answer' | 'llm_error' | 'agent_error' | 'video_missing'
+    failure: str | None = None  # 'no_answer' | 'unverified' | 'llm_error' | 'agent_error' | 'video_missing'
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0

@@ -75,7 +75,7 @@ def _one(
         predicted=s.predicted if s else "",
         correct=bool(s and s.correct),
         method=s.method if s else "",
-        failure=None if answer.ok else "no_answer",
+        failure=None if answer.ok else ("unverified" if answer.verified is False else "no_answer"),
         prompt_tokens=answer.usage.prompt_tokens,
         completion_tokens=answer.usage.completion_tokens,
         calls=answer.usage.calls,

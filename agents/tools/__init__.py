@@ -1,9 +1,10 @@
 """Tools the planners call: SQL sub-agents, video and vision tools, knowledge search.
 
-One interface (`Tool`, `ToolContext` in `base`); the ordered registry in `registry`.
+One base (`Tool` with typed `ToolInput`s declared with `takes`, and `ToolContext`, in `base`); the
+ordered registry in `registry`.
 """
 
-from agents.tools.base import Tool, ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, quote_data
 from agents.tools.knowledge import DocumentIndex, KnowledgeBase, Passage, SearchDocuments
 from agents.tools.registry import SQL_TOOLS, TOOLS, VIDEO_TOOLS, VISION_TOOLS, build_tools, tool_names
@@ -25,7 +26,9 @@ __all__ = [
     "SubTask",
     "Tool",
     "ToolContext",
+    "ToolInput",
     "build_tools",
     "quote_data",
+    "takes",
     "tool_names",
 ]

@@ -1,11 +1,34 @@
-"""The one interface every tool implements, and the context tools share."""
+"""The one base every tool extends, and the context tools share.
 
+A tool declares what it takes, like smolagents' Tool: a `name`, a `description` of what it does,
+typed `inputs` (name -> `ToolInput`) and an `output_type`; `forward(ctx, **inputs)` does the work.
+`run(action_input, ctx)` is what a planner calls with whatever the model wrote after `Action Input:`
+(free text, JSON, `key=value` pairs) or with a mapping: `parsing.bind_inputs` maps it onto the
+declared inputs and their types, and a mistake there comes back as an observation the model can act
+on, never as an exception.
+
+    class FindWhen(Tool):
+        name = "find_when"
+        description = "When something is said, shown on screen, ..."
+        inputs = takes(description=ToolInput("string", "a description, e.g. 'the word EXIT'"))
+
+        def forward(self, ctx: ToolContext, description: str) -> Observation: ...
+"""
+
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
 
+from agents.errors import ModelOutputError
 from agents.llm import ChatModel
+from agents.parsing import bind_inputs
 from agents.steps import Observation
 from memory import Memory
+
+#: string; number and integer (read from loose text too: "3.5 s"); numbers: a list of numbers.
+InputType = Literal["string", "number", "integer", "numbers"]
 
 
 @dataclass
@@ -20,11 +43,65 @@ class ToolContext:
     vision_llm: ChatModel | None = None
 
 
-class Tool(Protocol):
-    name: ClassVar[str]
-    #: One or two lines the planner's prompt shows: what it does and what input it takes.
-    description: ClassVar[str]
+@dataclass(frozen=True)
+class ToolInput:
+    """One declared input: its type, what it means (the planner's prompt shows it), and whether the
+    tool needs it (an optional one the model leaves out takes `forward`'s default)."""
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        """Run with the model's input. Model mistakes come back as Observation(error=...); bugs raise."""
-        ...
+    type: InputType
+    description: str
+    required: bool = True
+
+
+def takes(**inputs: ToolInput) -> Mapping[str, ToolInput]:
+    """A tool's declared inputs, in the order given (read-only).
+
+    >>> list(takes(question=ToolInput("string", "what to ask")))
+    ['question']
+    """
+    return MappingProxyType(inputs)
+
+
+class Tool:
+    """A tool the planners call (see the module docstring)."""
+
+    name: ClassVar[str]
+    #: What it does, in a sentence or two (the planner's prompt adds the inputs).
+    description: ClassVar[str]
+    inputs: ClassVar[Mapping[str, ToolInput]] = takes()
+    #: What the observation text holds, for people and prompts ("string": free text).
+    output_type: ClassVar[str] = "string"
+    #: forward(ctx, **inputs) -> Observation: the work, with the inputs bound and typed. Model
+    #: mistakes come back as Observation(error=...); vidmem's bugs raise.
+    forward: Callable[..., Observation]
+
+    def run(self, action_input: str | Mapping[str, Any], ctx: ToolContext) -> Observation:
+        """Run with what the model wrote; an input it got wrong is an error observation."""
+        try:
+            args = bind_inputs(self.name, self.inputs, action_input)
+        except ModelOutputError as exc:
+            return Observation("", error=str(exc))
+        return self.forward(ctx, **args)
+
+    def input_text(self) -> str:
+        """The inputs as the planner's prompt shows them: one input's description, or a JSON shape.
+
+        >>> class T(Tool):
+        ...     inputs = takes(question=ToolInput("string", "what to ask"), start_s=ToolInput("number", "from", False))
+        >>> T().input_text()
+        '{"question": what to ask, "start_s": number, from (optional)}'
+        """
+        if not self.inputs:
+            return "nothing"
+        if len(self.inputs) == 1:
+            (spec,) = self.inputs.values()
+            return spec.description + ("" if spec.required else " (optional)")
+        parts = []
+        for key, spec in self.inputs.items():
+            kind = "" if spec.type == "string" else f"{'list of numbers' if spec.type == 'numbers' else spec.type}, "
+            parts.append(f"{json.dumps(key)}: {kind}{spec.description}{'' if spec.required else ' (optional)'}")
+        return "{" + ", ".join(parts) + "}"
+
+    def prompt_line(self) -> str:
+        """The tool as the planner's prompt lists it: name, what it does, its inputs."""
+        return f"- {self.name}: {' '.join(self.description.split())} Input: {self.input_text()}."

@@ -17,7 +17,6 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any
 
-from agents.parsing import parse_json_object
 from agents.steps import Evidence
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "evidence_from_rows",
     "fmt_s",
     "json_safe",
-    "parse_object",
     "parse_span",
     "quote_data",
     "rows_text",
@@ -160,17 +158,3 @@ def parse_span(text: str) -> tuple[float, float] | None:
         return None
     a, b = _seconds(m.group(1)), _seconds(m.group(2))
     return (min(a, b), max(a, b))
-
-
-def parse_object(action_input: str) -> dict[str, Any]:
-    """A tool's input as a dict: a JSON object when the model wrote one, else {'text': input}.
-    Keys are lower-cased; unknown keys are the tool's to ignore. Raises ModelOutputError when the
-    input looks like JSON but cannot be read.
-
-    >>> parse_object('{"Question": "what colour?", "times_s": [1, 2]}')
-    {'question': 'what colour?', 'times_s': [1, 2]}
-    """
-    text = action_input.strip()
-    if text.startswith("{"):
-        return {k.lower(): v for k, v in parse_json_object(text).items()}
-    return {"text": text}

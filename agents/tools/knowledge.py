@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.errors import AgentError
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import quote_data
 from agents.tools.search import keywords
 
@@ -105,12 +105,12 @@ class DocumentIndex:
         return [Passage(self.passages[i][0], self.passages[i][1], float(scores[i])) for i in order]
 
 
-class SearchDocuments:
-    name: ClassVar[str] = "search_documents"
-    description: ClassVar[str] = (
-        "Searches the reference documents the user provided (manuals, notes, rules) for passages about a topic. "
-        "Input: what to look for."
+class SearchDocuments(Tool):
+    name = "search_documents"
+    description = (
+        "Searches the reference documents the user provided (manuals, notes, rules) for passages about a topic."
     )
+    inputs = takes(query=ToolInput("string", "what to look for"))
     k: ClassVar[int] = 3
 
     def __init__(self, knowledge: KnowledgeBase | None = None) -> None:
@@ -119,12 +119,9 @@ class SearchDocuments:
     def unavailable(self, ctx: ToolContext) -> str | None:
         return None if self.knowledge is not None else "no reference documents were provided"
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+    def forward(self, ctx: ToolContext, query: str) -> Observation:
         if self.knowledge is None:
             return Observation("search_documents is unavailable: no reference documents were provided.")
-        query = action_input.strip()
-        if not query:
-            return Observation("", error="search_documents needs something to look for")
         passages = self.knowledge.search(query, self.k)
         if not passages:
             return Observation(f"No passage in the reference documents is about {query!r}.")

@@ -10,7 +10,6 @@ Order is the order the planner's prompt lists the tools. Adding a tool is one cl
 
 import logging
 from collections.abc import Iterable
-from typing import Any
 
 from agents.errors import AgentError
 from agents.tools.base import Tool, ToolContext
@@ -33,7 +32,7 @@ __all__ = ["SQL_TOOLS", "TOOLS", "VIDEO_TOOLS", "VISION_TOOLS", "build_tools", "
 
 log = logging.getLogger(__name__)
 
-_CLASSES: tuple[type[Any], ...] = (
+_CLASSES: tuple[type[Tool], ...] = (
     # DoraemonGPT sub-task tools (SQL sub-agents)
     WhenTool, WhyTool, WhatTool, HowTool, CountTool, OtherTool,
     # MMCTAgent / CAVIAR video tools
@@ -46,7 +45,7 @@ _CLASSES: tuple[type[Any], ...] = (
 )  # fmt: skip
 
 #: Every tool class by name, in prompt order.
-TOOLS: dict[str, type[Any]] = {cls.name: cls for cls in _CLASSES}
+TOOLS: dict[str, type[Tool]] = {cls.name: cls for cls in _CLASSES}
 
 SQL_TOOLS = tuple(c.name for c in _CLASSES if issubclass(c, SqlSubAgent))
 VIDEO_TOOLS = ("get_transcript", "query_transcript", "query_frames", "find_when", "get_segment", "retrieval_qa")
@@ -89,10 +88,9 @@ def build_tools(
     return tools
 
 
-def _make(cls: type[Any], *, knowledge: KnowledgeBase | None, subagent: SubAgentSettings | None) -> Tool:
+def _make(cls: type[Tool], *, knowledge: KnowledgeBase | None, subagent: SubAgentSettings | None) -> Tool:
     if issubclass(cls, SqlSubAgent):
         return cls(subagent)
     if cls is SearchDocuments:
         return SearchDocuments(knowledge)
-    tool: Tool = cls()
-    return tool
+    return cls()

@@ -21,43 +21,22 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from string import Template
 from typing import Any, ClassVar, Literal
-
-import yaml
 
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.guard import GuardedSQL, QueryResult, guarded
 from agents.llm import Message
 from agents.parsing import extract_sql
+from agents.prompts import load_yaml, render
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, evidence_from_rows, quote_data, rows_text
 from memory import describe_schema, metadata
 
 __all__ = ["SqlExample", "SqlSubAgent", "SubAgentSettings", "SubTask", "library_text", "render_example_sql"]
 
 log = logging.getLogger(__name__)
-
-_PROMPT_DIR = ("prompts", "sql")
-
-
-def _read_yaml(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("agents").joinpath(*_PROMPT_DIR, f"{name}.yaml").read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise AgentError(f"prompt file agents/prompts/sql/{name}.yaml is missing from the installed package") from exc
-    data = yaml.safe_load(text)
-    if not isinstance(data, dict):
-        raise AgentError(f"agents/prompts/sql/{name}.yaml must hold a mapping, got {type(data).__name__}")
-    return data
-
-
-@cache
-def _templates() -> dict[str, Template]:
-    return {k: Template(str(v).strip()) for k, v in _read_yaml("subagent").items()}
 
 
 @dataclass(frozen=True)
@@ -88,7 +67,7 @@ class SubTask:
     @classmethod
     def load(cls, name: str) -> "SubTask":
         """The sub-task defined in agents/prompts/sql/<name>.yaml."""
-        data = _read_yaml(name)
+        data = load_yaml(f"sql/{name}")
         try:
             return cls(
                 name=str(data["name"]),
@@ -181,28 +160,28 @@ class _Run:
         return self.attempts[-1].result if self.attempts else None
 
 
-class SqlSubAgent:
+class SqlSubAgent(Tool):
     """A `Tool` that answers a sub-question by writing SQL over the memory (see module docstring)."""
 
     subtask: ClassVar[SubTask]
-    name: ClassVar[str]
-    description: ClassVar[str]
+    output_type = "answer, SQL and rows"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "subtask" in cls.__dict__:
             cls.name = cls.subtask.name
             cls.description = cls.subtask.description
+            cls.inputs = takes(question=ToolInput("string", "the sub-question"))
 
     def __init__(self, settings: SubAgentSettings | None = None) -> None:
         self.settings = settings or SubAgentSettings()
 
     # -- prompt ------------------------------------------------------------------------------
     def messages(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> list[Message]:
-        t = _templates()
         rendered = [(e.question, render_example_sql(e.sql, ctx.video_id)) for e in self.subtask.examples]
         examples = "\n\n".join(f"Q: {q}\n```sql\n{sql}\n```" for q, sql in rendered if sql is not None)
-        system = t["system"].substitute(
+        system = render(
+            "sql/subagent:system",
             name=self.subtask.name.upper(),
             focus=self.subtask.focus,
             schema=self.subtask.schema_text(),
@@ -214,15 +193,11 @@ class SqlSubAgent:
             if ctx.video_id
             else "All videos in the memory (group or filter by video_id when it matters)."
         )
-        user = t["question"].substitute(scope=scope, question=question.strip())
+        user = render("sql/subagent:question", scope=scope, question=question.strip())
         return [Message("system", system), Message("user", user)]
 
     # -- the tool ----------------------------------------------------------------------------
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        question = action_input.strip()
-        if not question:
-            example = self.subtask.examples[0].question
-            return Observation("", error=f"{self.name} needs a question as its input, e.g. {example!r}")
+    def forward(self, ctx: ToolContext, question: str) -> Observation:
         runner = guarded(ctx.memory)
         run = self._write_and_run(question, ctx, runner)
         result = run.result
@@ -255,7 +230,6 @@ class SqlSubAgent:
     def _write_and_run(self, question: str, ctx: ToolContext, runner: GuardedSQL) -> _Run:
         messages = self.messages(question, ctx, runner)
         run = _Run()
-        repair = _templates()["repair"]
         for _ in range(1 + self.settings.max_repairs):
             reply = ctx.llm.complete(messages, max_tokens=self.settings.sql_max_tokens, temperature=0.0)
             attempt = _Attempt(sql=None)
@@ -273,7 +247,7 @@ class SqlSubAgent:
             messages = [
                 *messages,
                 Message("assistant", reply.text.strip() or "(empty reply)"),
-                Message("user", repair.substitute(error=attempt.error)),
+                Message("user", render("sql/subagent:repair", error=attempt.error)),
             ]
         return run
 
@@ -287,15 +261,15 @@ class SqlSubAgent:
             )
         if mode == "auto" and len(result.rows) == 1 and len(result.columns) == 1:
             return f"{result.columns[0]} = {rows_text(result.columns, result.rows).splitlines()[1]}"  # fenced by run()
-        t = _templates()
         rows = quote_data(
             rows_text(result.columns, result.rows, limit=self.settings.rows_shown),
             f"{len(result.rows)}{'+' if result.truncated else ''} rows from the memory",
         )
         messages = [
-            Message("system", t["summary_system"].substitute(data_rule=DATA_RULE)),
+            Message("system", render("sql/subagent:summary_system", data_rule=DATA_RULE)),
             Message(
-                "user", t["summary_user"].substitute(question=question, sql=" ".join(result.sql.split()), rows=rows)
+                "user",
+                render("sql/subagent:summary_user", question=question, sql=" ".join(result.sql.split()), rows=rows),
             ),
         ]
         reply = ctx.llm.complete(messages, max_tokens=self.settings.summary_max_tokens, temperature=0.0)

@@ -1,7 +1,7 @@
 """Video tools (MMCTAgent, CAVIAR): read the transcript, search text and frames, find when something
 happens, show a segment, answer from retrieved passages; plus `think` and `finish`.
 
-Each tool is a small class with `name`, `description` (what the planner's prompt shows) and `run`.
+Each tool is a small `Tool` with `name`, `description`, typed `inputs` and `forward`.
 Everything that came from a video is quoted with `format.quote_data`; see there why.
 """
 
@@ -9,8 +9,9 @@ import json
 from typing import Any, ClassVar
 
 from agents.llm import Message
+from agents.prompts import render
 from agents.steps import Evidence, Observation
-from agents.tools.base import ToolContext
+from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, evidence_from_rows, fmt_s, parse_span, quote_data
 from agents.tools.search import (
     SOURCE_LABELS,
@@ -76,14 +77,13 @@ def _why_empty(ctx: ToolContext, role: str, what: str) -> str:
     return f"The memory holds no {what}" + (f" (ingest role {role}: {state})." if state else ".")
 
 
-class GetTranscript:
-    name: ClassVar[str] = "get_transcript"
-    description: ClassVar[str] = (
-        "The speech transcript with times, whole or for a time range. Input: nothing, or a range like '10-30'."
-    )
+class GetTranscript(Tool):
+    name = "get_transcript"
+    description = "The speech transcript with times, whole or for a time range."
+    inputs = takes(time_range=ToolInput("string", "a range like '10-30'", required=False))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        span = parse_span(action_input)
+    def forward(self, ctx: ToolContext, time_range: str = "") -> Observation:
+        span = parse_span(time_range)
         where, params = scope(ctx)
         cond = ""
         if span:
@@ -108,18 +108,13 @@ class GetTranscript:
         return Observation(quote_data(_cap(lines), f"transcript{during}"), evidence=(evidence,))
 
 
-class QueryTranscript:
-    name: ClassVar[str] = "query_transcript"
-    description: ClassVar[str] = (
-        "The transcript segments closest in meaning to a phrase (semantic search, top 5). "
-        "Input: what to look for, e.g. 'talk about trains'."
-    )
+class QueryTranscript(Tool):
+    name = "query_transcript"
+    description = "The transcript segments closest in meaning to a phrase (semantic search, top 5)."
+    inputs = takes(query=ToolInput("string", "what to look for, e.g. 'talk about trains'"))
     k: ClassVar[int] = 5
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        query = action_input.strip()
-        if not query:
-            return Observation("", error="query_transcript needs a phrase to look for")
+    def forward(self, ctx: ToolContext, query: str) -> Observation:
         hits, unavailable = text_search(ctx, query, sources=["transcript"], k=self.k)
         note = "semantic search"
         if unavailable:
@@ -133,22 +128,18 @@ class QueryTranscript:
         )
 
 
-class QueryFrames:
-    name: ClassVar[str] = "query_frames"
-    description: ClassVar[str] = (
-        "The frames that look most like a description (CLIP text-to-frame search, top 5), with their times. "
-        "Input: a visual description, e.g. 'a red car'."
-    )
+class QueryFrames(Tool):
+    name = "query_frames"
+    description = "The frames that look most like a description (CLIP text-to-frame search, top 5), with their times."
+    inputs = takes(description=ToolInput("string", "a visual description, e.g. 'a red car'"))
     k: ClassVar[int] = 5
 
     @classmethod
     def unavailable(cls, ctx: ToolContext) -> str | None:
         return None if "clip" in ctx.encoders else "no CLIP encoder is configured"
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        query = action_input.strip()
-        if not query:
-            return Observation("", error="query_frames needs a visual description")
+    def forward(self, ctx: ToolContext, description: str) -> Observation:
+        query = description
         hits, unavailable = frame_search(ctx, query, k=self.k)
         if unavailable:
             return Observation(
@@ -169,18 +160,17 @@ class QueryFrames:
         )
 
 
-class FindWhen:
-    name: ClassVar[str] = "find_when"
-    description: ClassVar[str] = (
+class FindWhen(Tool):
+    name = "find_when"
+    description = (
         "When something is said, shown on screen, captioned, done or seen: searches speech, on-screen text, "
-        "captions, actions and tracked objects. Input: a description, e.g. 'the word EXIT'."
+        "captions, actions and tracked objects."
     )
+    inputs = takes(description=ToolInput("string", "a description, e.g. 'the word EXIT'"))
     k: ClassVar[int] = 8
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        query = action_input.strip()
-        if not query:
-            return Observation("", error="find_when needs a description of what to find")
+    def forward(self, ctx: ToolContext, description: str) -> Observation:
+        query = description
         semantic, unavailable = text_search(ctx, query, k=self.k)
         keyword = keyword_search(ctx, query, k=self.k, with_objects=True)
         hits = merge_hits(semantic, keyword, k=self.k)
@@ -193,15 +183,15 @@ class FindWhen:
         )
 
 
-class GetSegment:
-    name: ClassVar[str] = "get_segment"
-    description: ClassVar[str] = (
-        "Everything the memory holds between two times: speech, on-screen text, captions, objects visible, "
-        "actions. Input: a time range in seconds, e.g. '4-9'."
+class GetSegment(Tool):
+    name = "get_segment"
+    description = (
+        "Everything the memory holds between two times: speech, on-screen text, captions, objects visible, actions."
     )
+    inputs = takes(time_range=ToolInput("string", "a time range in seconds, e.g. '4-9'"))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        span = parse_span(action_input)
+    def forward(self, ctx: ToolContext, time_range: str) -> Observation:
+        span = parse_span(time_range)
         if span is None:
             return Observation("", error="get_segment needs a time range in seconds, e.g. '4-9'")
         a, b = span
@@ -255,19 +245,16 @@ class GetSegment:
         return Observation(quote_data(_cap("\n".join(lines)), header), evidence=(evidence,))
 
 
-class RetrievalQA:
-    name: ClassVar[str] = "retrieval_qa"
-    description: ClassVar[str] = (
-        "Answers a question from the speech, on-screen text and captions most related to it (retrieval + "
-        "reading). Input: the question."
+class RetrievalQA(Tool):
+    name = "retrieval_qa"
+    description = (
+        "Answers a question from the speech, on-screen text and captions most related to it (retrieval + reading)."
     )
+    inputs = takes(question=ToolInput("string", "the question"))
     k: ClassVar[int] = 8
     max_tokens: ClassVar[int] = 160
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        question = action_input.strip()
-        if not question:
-            return Observation("", error="retrieval_qa needs a question")
+    def forward(self, ctx: ToolContext, question: str) -> Observation:
         semantic, unavailable = text_search(ctx, question, k=self.k)
         hits = merge_hits(semantic, keyword_search(ctx, question, k=self.k), k=self.k)
         if not hits:
@@ -275,12 +262,7 @@ class RetrievalQA:
         hits = sorted(hits, key=lambda h: (h.video_id, h.start_s))  # in time order for reading
         passages = quote_data(_hit_lines(hits, ctx, scores=False), "passages from the video")
         messages = [
-            Message(
-                "system",
-                "You answer a question about a video using only the passages given. "
-                f"{DATA_RULE} Answer in one or two sentences and cite the times (seconds) you used. "
-                "If the passages do not answer it, say so.",
-            ),
+            Message("system", render("tools:retrieval_qa_system", data_rule=DATA_RULE)),
             Message("user", f"{passages}\nQuestion: {question}"),
         ]
         reply = ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
@@ -290,20 +272,19 @@ class RetrievalQA:
         return Observation(f"{answer}\n{passages}", evidence=(evidence,))
 
 
-class Think:
-    name: ClassVar[str] = "think"
-    description: ClassVar[str] = "Write down reasoning or a plan without looking anything up. Input: your thoughts."
+class Think(Tool):
+    name = "think"
+    description = "Write down reasoning or a plan without looking anything up."
+    inputs = takes(thoughts=ToolInput("string", "your thoughts", required=False))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
+    def forward(self, ctx: ToolContext, thoughts: str = "") -> Observation:
         return Observation("Noted. Continue with a tool, or finish when the observations answer the question.")
 
 
-class Finish:
-    name: ClassVar[str] = "finish"
-    description: ClassVar[str] = "Give the final answer. Input: the answer, with times in seconds where they matter."
+class Finish(Tool):
+    name = "finish"
+    description = "Give the final answer."
+    inputs = takes(answer=ToolInput("string", "the answer, with times in seconds where they matter"))
 
-    def run(self, action_input: str, ctx: ToolContext) -> Observation:
-        answer = action_input.strip()
-        if not answer:
-            return Observation("", error="finish needs the answer as its input")
+    def forward(self, ctx: ToolContext, answer: str) -> Observation:
         return Observation(answer, final=True)

@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({k: v for k, v in answer.to_dict().items() if k != "tree"}, indent=1, default=str))
         return EXIT_OK if answer.ok else EXIT_FAILED
     print(answer.text)
+    if answer.verified is False:
+        print("(unverified: the review did not approve this answer)")
     if answer.choice is not None:
         print(f"choice: {chr(ord('A') + answer.choice)}")
     for ev in answer.evidence:
