@@ -11,6 +11,8 @@ functions with bound parameters, semantic and keyword search, and result formatt
 How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md.
 """
 
+from queries.brief import Brief, BriefItem, evidence_brief
+from queries.choice_scores import ChoiceScore, score_choices
 from queries.connect import sqlalchemy_engine, sqlalchemy_url
 from queries.counts import (
     category_counts,
@@ -44,12 +46,16 @@ from queries.search import (
     search_transcript,
 )
 from queries.text_index import build_text_index
+from queries.time_phrases import TimeWindow, time_windows
 from queries.timeline import speech_near, text_near, video_overview, video_timeline
 from queries.vector_index import build_frame_index
 from queries.visibility import TrackPosition, track_path, track_position, tracks_at, when_track_visible, when_visible
 
 __all__ = [
     "FORMATS",
+    "Brief",
+    "BriefItem",
+    "ChoiceScore",
     "Encoder",
     "FrameHit",
     "Installation",
@@ -58,6 +64,7 @@ __all__ = [
     "QueryError",
     "SearchUnavailable",
     "TextHit",
+    "TimeWindow",
     "TrackPosition",
     "UnknownTrackError",
     "UnknownVideoError",
@@ -68,6 +75,7 @@ __all__ = [
     "cooccurrence",
     "cursor",
     "describe_library",
+    "evidence_brief",
     "format_result",
     "frames_like",
     "install",
@@ -77,6 +85,7 @@ __all__ = [
     "library_script",
     "library_version",
     "run_sql",
+    "score_choices",
     "search_frames",
     "search_texts",
     "search_transcript",
@@ -84,6 +93,7 @@ __all__ = [
     "sqlalchemy_engine",
     "sqlalchemy_url",
     "text_near",
+    "time_windows",
     "track_cooccurrence",
     "track_path",
     "track_position",
