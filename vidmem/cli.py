@@ -48,6 +48,9 @@ def add_budget_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-steps", type=int, metavar="N", help="steps per chain, for every planner")
     parser.add_argument("--mcts-n", type=int, metavar="N", help="MCTS: solutions to search (default 4)")
     parser.add_argument("--critic-rounds", type=int, metavar="N", help="critic: review rounds (default 2)")
+    parser.add_argument(
+        "--brief-tokens", type=int, metavar="N", help="evidence brief every planner starts from (default 600; 0: none)"
+    )
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
