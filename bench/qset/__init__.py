@@ -1,0 +1,35 @@
+"""The generated question set: videos whose truth is known by construction, and questions over them
+that record which rows of the memory answer them.
+
+    python -m bench.qset                      # build the videos (cached) and rewrite questions.jsonl
+    python -m bench.qset --check              # is questions.jsonl what the generator writes?
+    vidmem eval bench/qset/questions.jsonl --video-root ~/.cache/vidmem/qset --sample 40
+
+spec.py holds the videos (footage, spoken lines, signs, hand-checked counts), build.py makes them,
+questions.py writes the questions, evidence.py finds the rows a question's evidence names.
+"""
+
+from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
+from bench.qset.evidence import matching_rows, squash, video_ids
+from bench.qset.questions import QUESTIONS_PATH, TYPES, dumps, generate, load
+from bench.qset.spec import VIDEOS, Count, Footage, Line, Sign, Video
+
+__all__ = [
+    "QUESTIONS_PATH",
+    "TYPES",
+    "VIDEOS",
+    "Count",
+    "Footage",
+    "Line",
+    "Sign",
+    "Video",
+    "default_out_dir",
+    "dumps",
+    "ensure_videos",
+    "generate",
+    "load",
+    "matching_rows",
+    "speech_seconds",
+    "squash",
+    "video_ids",
+]

@@ -1,0 +1,376 @@
+"""What each generated video holds, by construction: spoken lines at chosen times, on-screen signs
+shown over chosen intervals, and hand-checked person counts of the real footage underneath.
+
+A spoken line is one of a few kinds (a departure, a closure and its reason, a route, a code, a
+meeting, a price); its sentence and the questions about it come from the kind's template and its
+slots, so the question generator knows the answer of every question it writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Number words, so numbers are said word for word (and the transcript may hold either form).
+_ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def number_words(n: int) -> str:
+    """0 <= n < 100 in words: 47 -> 'forty seven'."""
+    if not 0 <= n < 100:
+        raise ValueError(f"number_words handles 0..99, got {n}")
+    if n < 10:
+        return _ONES[n]
+    if n < 20:
+        return _TEENS[n - 10]
+    tens, ones = divmod(n, 10)
+    return _TENS[tens] + (f" {_ONES[ones]}" if ones else "")
+
+
+def digit_words(digits: str) -> str:
+    """'4719' -> 'four seven one nine' (a code is read digit by digit)."""
+    return " ".join(_ONES[int(d)] for d in digits)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One spoken sentence: `kind` picks the template (KINDS), `slots` fill it."""
+
+    kind: str
+    start_s: float  # where the espeak-ng WAV starts (it has almost no leading silence)
+    slots: tuple[tuple[str, str], ...]
+
+    def slot(self, name: str) -> str:
+        return dict(self.slots)[name]
+
+    @property
+    def text(self) -> str:
+        return KINDS[self.kind].sentence.format(**self.words())
+
+    def words(self) -> dict[str, str]:
+        """Slots as they are said: numbers in words."""
+        s = dict(self.slots)
+        if "platform" in s:
+            s["platform_words"] = number_words(int(s["platform"]))
+        if "code" in s:
+            s["code_words"] = digit_words(s["code"])
+        if "price" in s:
+            s["price_words"] = number_words(int(s["price"]))
+        if "hour" in s:
+            s["hour_words"] = number_words(int(s["hour"]))
+        return s
+
+    @property
+    def key(self) -> str:
+        """A word of the sentence a transcript row must contain to be this line's (not a number:
+        the recognizer may write numbers as digits or words)."""
+        return self.slot(KINDS[self.kind].key_slot)
+
+    @property
+    def topic(self) -> str:
+        """What the line is about, as a noun phrase for 'when is X mentioned' questions."""
+        return KINDS[self.kind].topic.format(**self.words())
+
+
+@dataclass(frozen=True)
+class Kind:
+    sentence: str
+    key_slot: str
+    topic: str
+
+
+KINDS: dict[str, Kind] = {
+    "depart": Kind("The {color} {vehicle} leaves from platform {platform_words}.", "vehicle", "the {color} {vehicle}"),
+    "closed": Kind("The {place} is closed today because {cause}.", "place", "the {place} being closed"),
+    "route": Kind("To reach the {dest}, {method}.", "dest", "the way to the {dest}"),
+    "code": Kind("The code for the {thing} is {code_words}.", "thing", "the code for the {thing}"),
+    "meet": Kind("Meet {name} at the {landmark} at {hour_words} o'clock.", "landmark", "meeting {name}"),
+    "price": Kind("A ticket to {city} costs {price_words} dollars.", "city", "the ticket to {city}"),
+}
+
+# Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
+POOLS: dict[str, tuple[str, ...]] = {
+    "color": ("red", "blue", "green", "yellow", "white", "orange"),
+    "vehicle": ("train", "bus", "ferry", "tram", "coach"),
+    "place": ("library", "museum", "swimming pool", "bakery", "post office", "cinema"),
+    "cause": (
+        "the roof is leaking",
+        "the heating is broken",
+        "the staff are on strike",
+        "a water pipe burst last night",
+        "the power is off",
+        "the floor is being painted",
+    ),
+    "dest": ("castle", "harbour", "stadium", "airport", "market", "hospital"),
+    "method": (
+        "take the ferry across the river",
+        "follow the blue line on the floor",
+        "turn left at the old bridge",
+        "ride a bicycle along the canal",
+        "climb the stairs behind the church",
+        "take the lift to the top floor",
+    ),
+    "thing": ("locker", "safe", "storage room", "garage", "side door"),
+    "name": ("Anna", "Peter", "Maria", "David", "Laura", "Thomas"),
+    "landmark": ("fountain", "clock tower", "main entrance", "statue", "bus stop"),
+    "city": ("Paris", "Berlin", "Madrid", "Vienna", "Dublin", "Lisbon"),
+}
+
+
+@dataclass(frozen=True)
+class Sign:
+    """Text burned into the frames with gte(t, start_s) * lt(t, end_s): capitals, digits, spaces."""
+
+    text: str
+    start_s: float
+    end_s: float
+    place: str = "top"  # 'top' | 'bottom'
+
+
+@dataclass(frozen=True)
+class Count:
+    """People visible at clip time t_s, counted by looking at the frame (a range: people overlap)."""
+
+    t_s: float
+    low: int
+    high: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Footage:
+    """Where the pictures come from: a fixture file (tests/fixtures) or an opencv-doc sample."""
+
+    source: str  # fixture key ('vtest', 'bikes', 'carphone', 'bigbuckbunny') or opencv sample file name
+    start_s: float = 0.0
+    loops: int = 1  # the source played this many times in a row (short samples)
+    width: int | None = None  # scaled to this width (height keeps the aspect ratio); None: as is
+    fps: int = 10
+
+
+@dataclass(frozen=True)
+class Video:
+    name: str
+    footage: Footage
+    duration_s: float
+    scene: str  # what the footage shows, in words
+    lines: tuple[Line, ...]
+    signs: tuple[Sign, ...]
+    counts: tuple[Count, ...] = field(default=())
+    absent_words: tuple[str, ...] = ()  # never said nor shown: for questions the video cannot answer
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.mp4"
+
+
+def _line(kind: str, start_s: float, **slots: str | int) -> Line:
+    return Line(kind, start_s, tuple((k, str(v)) for k, v in slots.items()))
+
+
+VTEST_SCENE = "Fixed high camera over a campus square with a lamp post, a tripod on the grass and pedestrians."
+# Hand-checked people counts in vtest.avi by its own time (tests/fixtures/truth.json for 0-41 s;
+# 45-75 s counted for this set from single frames: `ffmpeg -ss T -i vtest.avi -frames:v 1`).
+VTEST_COUNTS: dict[float, tuple[int, int, str]] = {
+    0.0: (3, 3, "truth.json"),
+    5.0: (5, 7, "truth.json"),
+    10.0: (6, 8, "truth.json"),
+    15.0: (7, 9, "truth.json"),
+    30.0: (5, 7, "truth.json"),
+    36.0: (5, 7, "truth.json"),
+    41.0: (2, 2, "truth.json"),
+    45.0: (3, 4, "two on the road by the lamp post, a woman in red right"),
+    50.0: (4, 4, "a woman in red left of the lamp post, three men right"),
+    55.0: (5, 6, "two walking on the grass, two right, a woman in red left, one behind the lamp-post sign"),
+    60.0: (6, 7, "one top left, three right, one by the tripod, a woman on the grass"),
+    65.0: (6, 6, "three on the road left, one centre, one right, a woman on the grass"),
+    70.0: (8, 9, "six on the road, one right, a woman on the grass left"),
+    75.0: (7, 9, "seven on the road and one by the van top right"),
+}
+
+
+def vtest_counts(source_start_s: float, duration_s: float) -> tuple[Count, ...]:
+    return tuple(
+        Count(round(t - source_start_s, 3), lo, hi, note)
+        for t, (lo, hi, note) in VTEST_COUNTS.items()
+        if source_start_s <= t < source_start_s + duration_s
+    )
+
+
+VIDEOS: tuple[Video, ...] = (
+    Video(
+        "q01_square_morning",
+        Footage("vtest", 0.0),
+        24.0,
+        VTEST_SCENE,
+        (
+            _line("depart", 1.0, color="red", vehicle="train", platform=7),
+            _line("closed", 6.5, place="library", cause="the roof is leaking"),
+            _line("code", 13.0, thing="locker", code="4719"),
+            _line("meet", 18.5, name="Anna", landmark="fountain", hour=3),
+        ),
+        (Sign("PLATFORM 7", 2.0, 11.0), Sign("DELAYED 20 MIN", 11.0, 20.0), Sign("NORTH SQUARE", 15.0, 24.0, "bottom")),
+        vtest_counts(0.0, 24.0),
+        ("helicopter", "umbrella"),
+    ),
+    Video(
+        "q02_square_noon",
+        Footage("vtest", 26.0),
+        24.0,
+        VTEST_SCENE,
+        (
+            _line("price", 1.5, city="Vienna", price=35),
+            _line("route", 7.0, dest="castle", method="take the ferry across the river"),
+            _line("depart", 13.5, color="blue", vehicle="bus", platform=12),
+            _line("closed", 19.0, place="museum", cause="the heating is broken"),
+        ),
+        (Sign("TICKETS 35 EURO", 1.0, 9.0), Sign("SOLD OUT", 9.0, 17.0), Sign("EXIT B", 17.0, 24.0, "bottom")),
+        vtest_counts(26.0, 24.0),
+        ("giraffe", "piano"),
+    ),
+    Video(
+        "q03_square_evening",
+        Footage("vtest", 50.0),
+        28.0,
+        VTEST_SCENE,
+        (
+            _line("meet", 2.0, name="Peter", landmark="clock tower", hour=9),
+            _line("code", 8.5, thing="safe", code="2583"),
+            _line("route", 15.0, dest="harbour", method="turn left at the old bridge"),
+            _line("price", 22.0, city="Dublin", price=48),
+        ),
+        (Sign("ROOM 204", 3.0, 12.0), Sign("EXAM IN PROGRESS", 12.0, 21.0), Sign("QUIET PLEASE", 21.0, 28.0, "bottom")),
+        vtest_counts(50.0, 28.0),
+        ("elephant", "guitar"),
+    ),
+    Video(
+        "q04_square_afternoon",
+        Footage("vtest", 36.0),
+        22.0,
+        VTEST_SCENE,
+        (
+            _line("closed", 1.0, place="swimming pool", cause="the staff are on strike"),
+            _line("depart", 7.0, color="green", vehicle="tram", platform=4),
+            _line("meet", 14.0, name="Maria", landmark="main entrance", hour=6),
+        ),
+        (Sign("POOL CLOSED", 1.0, 8.0), Sign("TRAM STOP 4", 8.0, 16.0), Sign("WELCOME", 16.0, 22.0, "bottom")),
+        vtest_counts(36.0, 22.0),
+        ("submarine", "violin"),
+    ),
+    Video(
+        "q05_street_bikes",
+        Footage("bikes", loops=2, fps=25),
+        20.0,
+        "Street montage with hard cuts: a man between cars, a taxi sign, a cyclist, railings, parked bicycles.",
+        (
+            _line("route", 1.0, dest="stadium", method="ride a bicycle along the canal"),
+            _line("price", 7.0, city="Berlin", price=19),
+            _line("depart", 13.0, color="yellow", vehicle="coach", platform=15),
+        ),
+        (Sign("BIKE LANE", 0.0, 9.0), Sign("NO PARKING", 9.0, 17.0), Sign("CITY CENTRE 2 KM", 12.0, 20.0, "bottom")),
+        (),
+        ("dolphin", "trumpet"),
+    ),
+    Video(
+        "q06_car_phone",
+        Footage("carphone", loops=4, width=352, fps=15),
+        16.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("meet", 1.0, name="David", landmark="statue", hour=11),
+            _line("code", 6.0, thing="garage", code="6042"),
+            _line("closed", 11.0, place="bakery", cause="the power is off"),
+        ),
+        (Sign("CALLING", 0.0, 6.0), Sign("ON HOLD", 6.0, 12.0), Sign("CALL ENDED", 12.0, 16.0)),
+        (Count(2.0, 1, 1, "the man in the back seat"), Count(10.0, 1, 1, "the man in the back seat")),
+        ("penguin", "saxophone"),
+    ),
+    Video(
+        "q07_bunny_meadow",
+        Footage("bigbuckbunny", loops=4, width=640, fps=25),
+        17.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("price", 1.0, city="Paris", price=62),
+            _line("closed", 5.5, place="cinema", cause="the floor is being painted"),
+            _line("route", 11.5, dest="market", method="climb the stairs behind the church"),
+        ),
+        (Sign("SPRING FAIR", 1.0, 7.0), Sign("GATES OPEN 9 AM", 7.0, 17.0)),
+        (Count(3.0, 0, 0, "an animated rabbit, no people"), Count(12.0, 0, 0, "an animated rabbit, no people")),
+        ("tractor", "drum"),
+    ),
+    Video(
+        "q08_tree_window",
+        Footage("tree.avi", 0.0, width=640, fps=15),
+        26.0,
+        "A leafy tree seen through a window, the camera moving slightly; no people.",
+        (
+            _line("code", 1.0, thing="storage room", code="9316"),
+            _line("depart", 7.5, color="white", vehicle="ferry", platform=3),
+            _line("meet", 13.5, name="Laura", landmark="bus stop", hour=8),
+            _line("closed", 19.0, place="post office", cause="a water pipe burst last night"),
+        ),
+        (Sign("GARDEN VIEW", 1.0, 10.0), Sign("STORM WARNING", 10.0, 18.0), Sign("STAY INSIDE", 18.0, 26.0, "bottom")),
+        (),
+        ("camel", "harp"),
+    ),
+    Video(
+        "q09_dinner_talk",
+        Footage("Megamind.avi", 0.0, loops=3, fps=12),
+        24.0,
+        "Animation: a man with glasses and a woman talk across a candle-lit restaurant table.",
+        (
+            _line("depart", 1.0, color="orange", vehicle="train", platform=9),
+            _line("price", 7.0, city="Madrid", price=27),
+            _line("code", 13.0, thing="side door", code="8250"),
+            _line("route", 18.0, dest="airport", method="take the lift to the top floor"),
+        ),
+        (Sign("TABLE 12", 0.0, 8.0), Sign("RESERVED", 8.0, 16.0), Sign("KITCHEN CLOSED", 16.0, 24.0, "bottom")),
+        (),
+        ("kangaroo", "accordion"),
+    ),
+    Video(
+        "q10_tree_garden",
+        Footage("tree.avi", 4.0, width=640, fps=15),
+        22.0,
+        "A leafy tree seen through a window, the camera moving slightly; no people.",
+        (
+            _line("route", 1.5, dest="hospital", method="follow the blue line on the floor"),
+            _line("meet", 8.0, name="Thomas", landmark="fountain", hour=5),
+            _line("price", 14.5, city="Lisbon", price=54),
+        ),
+        (Sign("VISITORS", 2.0, 10.0), Sign("WARD 6", 10.0, 18.0), Sign("NO ENTRY", 18.0, 22.0, "bottom")),
+        (),
+        ("volcano", "flute"),
+    ),
+    Video(
+        "q11_square_late",
+        Footage("vtest", 58.0),
+        21.0,
+        VTEST_SCENE,
+        (
+            _line("code", 1.0, thing="side door", code="3861"),
+            _line("closed", 6.5, place="cinema", cause="the power is off"),
+            _line("depart", 12.5, color="white", vehicle="bus", platform=21),
+        ),
+        (Sign("FIRE DRILL", 1.0, 9.0), Sign("ALL CLEAR", 9.0, 16.0), Sign("GATE 5", 16.0, 21.0, "bottom")),
+        vtest_counts(58.0, 21.0),
+        ("tiger", "cello"),
+    ),
+    Video(
+        "q12_street_evening",
+        Footage("bikes", loops=2, fps=25),
+        19.0,
+        "Street montage with hard cuts: a man between cars, a taxi sign, a cyclist, railings, parked bicycles.",
+        (
+            _line("meet", 1.0, name="Maria", landmark="clock tower", hour=10),
+            _line("closed", 7.0, place="museum", cause="the floor is being painted"),
+            _line("code", 13.0, thing="garage", code="1974"),
+        ),
+        (Sign("TAXI RANK", 1.0, 8.0), Sign("ROAD WORKS", 8.0, 15.0), Sign("DETOUR", 15.0, 19.0, "bottom")),
+        (),
+        ("rocket", "banjo"),
+    ),
+)
+BY_NAME = {v.name: v for v in VIDEOS}
