@@ -94,6 +94,24 @@ _CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "airplane": ("airplane", "airplanes", "plane", "planes", "aircraft"),
 }
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
+#: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
+#: relation to something said or shown, found by search (times and events are time_phrases' job).
+_ANCHOR = re.compile(
+    r"\b(?:right |just |immediately |directly )?(after|before)\s+(?:the\s+|a\s+|an\s+)?(.+?)"
+    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|shown|displayed|appears?|appeared|is over))?"
+    r"\s*(?:[?.!,;]|$)",
+    re.I,
+)
+#: "What does the sign 'PLATFORM 7' change to?": the text shown next.
+_CHANGES_TO = re.compile(
+    r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
+)
+#: "How many different signs appear on screen?": distinct on-screen texts.
+_DISTINCT_TEXTS = re.compile(
+    r"\bhow many\s+(?:different\s+|distinct\s+|separate\s+)?(?:signs?|texts?|messages?|captions?|titles?|banners?|"
+    r"labels?|notices?|things? (?:are )?(?:written|shown))\b|\bnumber of (?:different |distinct )?(?:signs|texts)\b",
+    re.I,
+)
 _TEXT_QUESTION = re.compile(
     r"\b(sign|signs|text|written|writing|read|reads|caption|title|banner|label|board|screen|display|displayed)\b", re.I
 )
@@ -290,13 +308,15 @@ def evidence_brief(
     choices: Sequence[str] | None = None,
     encoder: Encoder | None = None,
     k: int = 6,
+    digest_rows: int = DIGEST_ROWS,
 ) -> Brief:
     """The evidence brief of `question` over one video (`video_id`) or the whole memory.
 
     `encoder` embeds the question for semantic search (the model the memory's text embeddings were
     made with); without one, or without embeddings, only keyword search runs (noted in the brief).
     Time windows, object words and counts need one video: the given one, else the memory's only
-    video, else the video of the best hit.
+    video, else the video of the best hit. A video with at most `digest_rows` speech segments and
+    text spans is shown whole after the rest, budget permitting (0: never).
     """
     _checks.text("question", question)
     k = _checks.count("k", k, maximum=50)
@@ -324,13 +344,20 @@ def evidence_brief(
             items += _count_items(memory, vid, w, cats or (facts.categories if counting else []))
         for cat in cats:
             items += _visible_items(memory, vid, cat, counting)
-        items += _digest_items(memory, vid, facts, question)
+        order = _order_items(memory, vid, question, encoder)
+        items += order
+        if _DISTINCT_TEXTS.search(question):
+            items += _distinct_text_items(memory, vid)
+        if facts.speech + facts.spans <= digest_rows:
+            items += _digest_items(memory, vid, question)
         if choices:
             strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
             scores = tuple(score_choices(
                 memory, question, list(choices), vid, evidence=_evidence_spans(items, question, vid, relevance),
                 counts=_counts(items), strength=strength, duration_s=facts.duration_s, has_speech=facts.speech > 0,
-                encoder=encoder,
+                encoder=encoder, windows=[(w.start_s, w.end_s) for w in windows],
+                neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
+                relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
     return Brief(question, vid, _ranked(items), windows, scores, header, tuple(notes))
 
@@ -368,7 +395,11 @@ def _relevance(question: str, text: str, cosine: float | None) -> float:
 
 
 def _counts(items: list[BriefItem]) -> list[float]:
-    """Counts the library gave: at the question's instant when it named one, else the most at once."""
+    """Counts the library gave: different on-screen texts when asked, the objects at the question's
+    instant when it named one, else the most at once."""
+    texts = [float(i.rows[0]["distinct_texts"]) for i in items if i.rows and "distinct_texts" in i.rows[0]]
+    if texts:
+        return texts[:1]
     at = [float(r["visible"]) for i in items if i.kind == "count" for r in i.rows if "visible" in r]
     if at:
         return at
@@ -382,7 +413,7 @@ def _counts(items: list[BriefItem]) -> list[float]:
 
 def _ranked(items: list[BriefItem]) -> tuple[BriefItem, ...]:
     """Items best first, each text row once (a hit beats the same row in a window or the digest)."""
-    priority = {"count": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
+    priority = {"count": 0, "order": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
     ordered = sorted(enumerate(items), key=lambda p: (priority.get(p[1].kind, 9), -p[1].score, p[0]))
     seen: set[tuple[str, str, int]] = set()
     out: list[BriefItem] = []
@@ -410,7 +441,8 @@ def _hybrid_hits(
     if encoder is not None:
         try:
             found = search_texts(memory, encoder, question, k=k, video_id=vid)
-            out.append(("semantic", [h for h in found if h.score >= 0.2]))
+            # the two nearest in meaning whatever their score (a paraphrase can score low), then the close ones
+            out.append(("semantic", [h for n, h in enumerate(found) if h.score >= 0.2 or n < 2]))
         except QueryError as exc:  # SearchUnavailable: no embeddings of this model
             notes.append(f"no semantic search: {exc}")
     else:
@@ -453,8 +485,7 @@ _HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_
 
 
 def _hit_item(hit: TextHit, score: float) -> BriefItem:
-    row = {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
-           "end_s": hit.end_s, "text": hit.text}
+    row = _text_row(hit)
     return BriefItem(
         "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{_clip(hit.text)}"', score,
         _sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id,
@@ -601,10 +632,8 @@ def _visible_items(memory: Memory, vid: str, cat: str, counting: bool) -> list[B
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
 
 
-def _digest_items(memory: Memory, vid: str, facts: VideoFacts, question: str) -> list[BriefItem]:
+def _digest_items(memory: Memory, vid: str, question: str) -> list[BriefItem]:
     """A short video's speech and on-screen text, whole, at the lowest priority."""
-    if facts.speech + facts.spans > DIGEST_ROWS:
-        return []
     rows = run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
     wanted = _wanted_sources(question)
     sql = _sql(_DIGEST_SQL, vid)
@@ -613,3 +642,86 @@ def _digest_items(memory: Memory, vid: str, facts: VideoFacts, question: str) ->
                   0.3 if r["source"] in wanted else 0.2, sql, (r,), r["source"], int(r["item_id"]))
         for r in rows
     ]
+
+
+_NEIGHBOUR_SQL = {
+    "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
+    "before": (
+        "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1"
+    ),
+}
+
+
+def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+    """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
+    speech segment or text span next to it (score 1.0) after X itself (0.95)."""
+    relations: list[tuple[str, str]] = []
+    changed = _CHANGES_TO.search(question)
+    if changed:
+        relations.append(("after", changed.group(1)))
+    for m in _ANCHOR.finditer(question):
+        phrase = m.group(2)
+        quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
+        phrase = quoted.group(1) if quoted else phrase
+        if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
+            relations.append((m.group(1).lower(), phrase))
+    out: list[BriefItem] = []
+    wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
+    for relation, phrase in relations[:2]:
+        anchor = _anchor_hit(memory, vid, phrase, wanted, encoder)
+        if anchor is None:
+            continue
+        label = SOURCE_LABELS[anchor.source]
+        out.append(BriefItem(
+            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{_clip(anchor.text)}"', 0.95,
+            _sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source, anchor.item_id,
+        ))
+        sql = _NEIGHBOUR_SQL[relation]
+        rows = run_sql(memory, sql, [vid, anchor.source, anchor.start_s]).to_pylist()
+        for r in rows:
+            out.append(BriefItem(
+                "order", vid, r["start_s"], r["end_s"],
+                f'{label} {relation} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
+                _sql(sql, vid, anchor.source, anchor.start_s), (r,), r["source"], int(r["item_id"]),
+            ))
+    return out
+
+
+def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:
+    """The text that `phrase` names: the best of keyword and semantic search, fused."""
+    groups: list[tuple[str, list[TextHit]]] = []
+    words = content_words(phrase)
+    if words:
+        groups.append(("keyword", keyword_search(memory, " ".join(_stems(words)), k=3, video_id=vid, sources=sources,
+                                                 match="any")))
+    if encoder is not None:
+        try:
+            found = search_texts(memory, encoder, phrase, k=3, video_id=vid, sources=sources)
+            groups.append(("semantic", [h for h in found if h.score >= 0.3]))
+        except QueryError:
+            pass  # no embeddings: the words alone
+    fused = _fused(groups)
+    return fused[0][0] if fused else None
+
+
+def _text_row(hit: TextHit) -> dict[str, Any]:
+    return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
+            "end_s": hit.end_s, "text": hit.text}
+
+
+_DISTINCT_SQL = (
+    "SELECT video_id, 'ocr_spans' AS source, span_id AS item_id, start_s, end_s, text FROM ocr_spans "
+    "WHERE video_id = ? ORDER BY start_s"
+)
+
+
+def _distinct_text_items(memory: Memory, vid: str) -> list[BriefItem]:
+    """How many different texts were on screen (compared without case, spaces or punctuation)."""
+    rows = run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist()
+    distinct: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        distinct.setdefault(re.sub(r"[^a-z0-9]", "", r["text"].lower()), r)
+    listing = "; ".join(f'"{_clip(r["text"], 40)}" {_span(r["start_s"], r["end_s"])}' for r in distinct.values())
+    text = f"{len(distinct)} different on-screen texts: {listing}" if distinct else "no on-screen text"
+    return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
+                      tuple({**r, "distinct_texts": len(distinct)} for r in rows))]

@@ -13,12 +13,12 @@ A choice is read as what it is about, and checked against the memory accordingly
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from memory import Memory
 from queries.errors import QueryError
-from queries.search import Encoder, keyword_search, search_texts
+from queries.search import Encoder, TextHit, keyword_search, search_texts
 from queries.time_phrases import number_words_to_digits, time_windows
 
 __all__ = ["ChoiceScore", "EvidenceSpan", "choice_kind", "score_choices"]
@@ -39,6 +39,10 @@ _STOP = frozenset(
      "this", "that", "for", "from", "by", "with", "as", "into", "about", "he", "she", "they", "them", "their", "his",
      "her", "there", "what", "when", "where", "who", "why", "how", "which", "do", "does", "did", "so", "because"]
 )
+
+
+#: (table, id) of text rows: the ones next to what an order question is anchored on.
+Neighbors = set[tuple[str | None, int | None]]
 
 
 @dataclass(frozen=True)
@@ -94,16 +98,28 @@ def score_choices(
     duration_s: float | None,
     has_speech: bool,
     encoder: Encoder | None = None,
+    neighbors: Neighbors | None = None,
+    windows: Sequence[tuple[float, float]] = (),
+    relevance: Mapping[tuple[str, int], float] | None = None,
 ) -> list[ChoiceScore]:
     """One score per choice, in the choices' order.
 
     evidence: the best evidence for the question, best first (times and weights); counts: the
     counts the library gave for the question's objects (at its time, or at most at once); strength:
     how well the memory matches the question at all (0-1), which a denial is the opposite of.
+    neighbors: for "what is said right after X", the (table, id) of the rows next to X: a text
+    choice matching another row (X itself, or something said elsewhere) is marked down. windows:
+    the times the question asks about; a text choice matching a row outside them is marked down.
+    relevance: how well rows match the question (0-1, by (table, id)); without neighbors or windows,
+    and when a denial is among the choices, a text choice counts as much as the row it matches is
+    about the question.
     """
     out = []
-    for i, choice in enumerate(choices):
-        kind = choice_kind(question, choice)
+    kinds = [choice_kind(question, c) for c in choices]
+    # against a denial, a text choice counts only as much as the row it matches is about the question
+    # ("what does the speaker say about the helicopter": every choice is said, none about it)
+    calibrate = "denial" in kinds
+    for i, (choice, kind) in enumerate(zip(choices, kinds, strict=True)):
         if kind == "duration":
             out.append(_duration(i, choice, evidence, duration_s))
         elif kind == "count":
@@ -113,7 +129,8 @@ def score_choices(
         elif kind == "time":
             out.append(_time(i, choice, evidence, duration_s))
         else:
-            out.append(_text(memory, i, choice, video_id, encoder))
+            focus = _Focus(neighbors or set(), list(windows), relevance or {}, _words(question), calibrate)
+            out.append(_text(memory, i, choice, video_id, encoder, focus))
     return out
 
 
@@ -157,19 +174,23 @@ def _denial(i: int, choice: str, strength: float, has_speech: bool) -> ChoiceSco
 
 def _time(i: int, choice: str, evidence: Sequence[EvidenceSpan], duration: float | None) -> ChoiceScore:
     if _WHOLE.search(choice) and duration is not None:
-        spans = [(0.0, duration)]
+        windows = [(0.0, duration, None)]
     else:
-        spans = [(w.start_s, w.end_s) for w in time_windows(choice, duration)]
-    if not spans or not evidence:
+        windows = [(w.start_s, w.end_s, w.at_s) for w in time_windows(choice, duration)]
+    if not windows or not evidence:
         return ChoiceScore(i, choice, 0.0, "no evidence with a time")
     best, where = 0.0, evidence[0]
-    for a, b in spans:
+    for a, b, at in windows:
         for ev in evidence:
-            inter = max(0.0, min(b, ev.end_s) - max(a, ev.start_s))
-            union = max(b, ev.end_s) - min(a, ev.start_s)
-            iou = inter / union if union > 0 else float(a <= ev.start_s <= b)
-            if iou * ev.weight > best:
-                best, where = iou * ev.weight, ev
+            if at is not None:  # "at about 19 seconds": near where the evidence starts, or inside it
+                inside = ev.start_s - 1.0 <= at <= ev.end_s
+                fit = 1.0 if inside else max(0.0, 1.0 - min(abs(at - ev.start_s), abs(at - ev.end_s)) / 4.0)
+            else:  # "from 4 to 9 seconds": intersection over union
+                inter = max(0.0, min(b, ev.end_s) - max(a, ev.start_s))
+                union = max(b, ev.end_s) - min(a, ev.start_s)
+                fit = inter / union if union > 0 else float(a <= ev.start_s <= b)
+            if fit * ev.weight > best:
+                best, where = fit * ev.weight, ev
     reason = f"overlaps {where.label} {_s(where.start_s)}-{_s(where.end_s)} s" if best > 0 else (
         f"no overlap with {where.label} {_s(where.start_s)}-{_s(where.end_s)} s")
     return ChoiceScore(i, choice, round(best, 2), reason, where.start_s, where.end_s)
@@ -179,7 +200,36 @@ def _words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
-def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None) -> ChoiceScore:
+@dataclass(frozen=True)
+class _Focus:
+    """Where the question points: rows next to its anchor, its time windows, its relevant rows."""
+
+    neighbors: Neighbors
+    windows: list[tuple[float, float]]
+    relevance: Mapping[tuple[str, int], float]
+    question_words: list[str]
+    calibrate: bool  # weigh by relevance to the question (when a denial competes)
+
+    def weigh(self, score: float, hit: TextHit) -> tuple[float, str]:
+        if self.neighbors:
+            if (hit.source, hit.item_id) in self.neighbors:
+                return score, ""
+            return score * 0.3, "not next in order; "  # said or shown, but not where the order points
+        if self.windows:
+            if any(hit.start_s <= b and hit.end_s >= a for a, b in self.windows):
+                return score, ""
+            return score * 0.3, "outside the asked time; "
+        about = self.relevance.get((hit.source, hit.item_id))
+        if about is None:
+            found = set(_words(hit.text))
+            words = self.question_words
+            about = sum(1 for w in words if w in found) / len(words) if words else 0.0
+        if not self.calibrate:  # relevance only breaks ties between choices said or shown alike
+            return score * (0.8 + 0.2 * about), ""
+        return score * (0.4 + 0.6 * about), "" if about >= 0.3 else "little to do with the question; "
+
+
+def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None, focus: _Focus) -> ChoiceScore:
     words = _words(choice)
     best, where = 0.0, None
     if words:
@@ -200,6 +250,8 @@ def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None
     if where is None:
         return ChoiceScore(i, choice, 0.0, "not found in speech or on-screen text")
     label = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}[where.source]
+    best, why = focus.weigh(best, where)
+    label = why + label
     text = " ".join(where.text.split())
     text = text if len(text) <= 40 else text[:37] + "..."
     return ChoiceScore(i, choice, round(best, 2), f'like {label} {_s(where.start_s)}-{_s(where.end_s)} s "{text}"',

@@ -122,14 +122,14 @@ def test_choice_scores(known: Any, minilm: Any) -> None:
         choices=["around 1 to 3 seconds", "around 12 seconds", "it is never mentioned"],
     )
     assert [c.score for c in when.choices].index(max(c.score for c in when.choices)) == 0
-    assert when.choices[1].score == 0.0 and when.choices[2].score == 0.0
+    assert when.choices[1].score < 0.2 and when.choices[2].score == 0.0  # 12 s: only near a weak caption
     count = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA", choices=["1", "2", "4"])
     assert count.choices[1].score == 1.0 and count.choices[0].score < 0.5
     why = evidence_brief(
         known, "What does the speaker ask the viewer to do?", video_id="vA", encoder=minilm,
         choices=["count the people walking across the square", "announce a departure", "buy a ticket"],
     )
-    assert why.choices[0].score == 1.0 and max(c.score for c in why.choices[1:]) < 0.6
+    assert why.choices[0].score >= 0.8 and max(c.score for c in why.choices[1:]) < 0.6
     absent = evidence_brief(
         known, "When does the speaker mention the blue submarine?", video_id="vA", encoder=minilm,
         choices=["around 1 to 3 seconds", "it is never mentioned"],
@@ -221,3 +221,44 @@ def test_keyword_search_any_word(known: Any) -> None:
     assert (more[0].source, more[0].item_id) == ("transcript", 1)  # two of the words beat one
     with pytest.raises(ParameterError, match="match must be 'all' or 'any'"):
         keyword_search(known, "red", match="some")  # type: ignore[arg-type]
+
+
+def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: Any) -> None:
+    after = evidence_brief(
+        known, "What does the speaker say right after the red train?", video_id="vA", encoder=minilm,
+        choices=["the rain in the mountains", "counting the people in the square", "the red train"],
+    )
+    order = [i for i in after.items if i.kind == "order"]
+    assert sorted((i.source, i.item_id, i.score) for i in order) == [("transcript", 0, 0.95), ("transcript", 1, 1.0)]
+    assert max(after.choices, key=lambda c: c.score).index == 1  # said next; the others are said elsewhere
+    assert "not next in order" in after.choices[0].reason
+    before = evidence_brief(known, "Which text was shown before 'CAMERA 2 NORTH GATE' appeared?", video_id="vA")
+    assert ("vA", "ocr_spans", 0) in {k for i in before.items if i.kind == "order" for k in i.row_keys}
+    changed = evidence_brief(known, "What does the sign 'PLATFORM 9 EXIT' change to?", video_id="vA")
+    nxt = [i for i in changed.items if i.kind == "order" and i.score == 1.0]
+    assert [(i.source, i.item_id) for i in nxt] == [("ocr_spans", 1)]
+    for item in order + nxt:
+        assert _replay(known, item.sql)[0]["text"] == item.rows[0]["text"]
+
+
+def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
+    brief = evidence_brief(known, "How many different signs appear on screen?", video_id="vA", choices=["1", "2", "3"])
+    counted = next(i for i in brief.items if i.kind == "count")
+    assert counted.text.startswith("2 different on-screen texts")
+    assert {("vA", "ocr_spans", 0), ("vA", "ocr_spans", 1)} <= set(counted.row_keys)
+    assert max(brief.choices, key=lambda c: c.score).index == 1
+
+
+def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(
+        known, "What does the speaker talk about 13 seconds in?", video_id="vA", encoder=minilm,
+        choices=["the red train leaving", "rain in the mountains tomorrow"],
+    )
+    assert brief.choices[1].score > brief.choices[0].score
+    assert "outside the asked time" in brief.choices[0].reason
+    # the same choices without a time: the question decides which row is relevant
+    free = evidence_brief(
+        known, "What does the speaker say about the weather?", video_id="vA", encoder=minilm,
+        choices=["the red train leaving", "rain in the mountains tomorrow"],
+    )
+    assert free.choices[1].score > free.choices[0].score
