@@ -1,4 +1,6 @@
-"""Run every benchmark and print one summary table: `python -m bench [NAME ...]`.
+"""Run every benchmark and print one summary table: `python -m bench [NAME ...] [-- ARGS]`.
+
+ARGS after `--` go to the one benchmark named, e.g. `python -m bench agents -- --set qset --sample 24`.
 
 Each benchmark runs in its own process (so one's peak memory does not hide another's) and ends
 with a BENCH_JSON line (bench/report.py) that this collects.
@@ -14,11 +16,15 @@ from bench.report import MARK, machine
 BENCHES = ("ingest", "archive", "queries", "agents")
 
 
-def main(names: list[str]) -> int:
+def main(argv: list[str]) -> int:
+    names, extra = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     chosen = names or list(BENCHES)
     unknown = set(chosen) - set(BENCHES)
     if unknown:
         print(f"unknown benchmarks {sorted(unknown)}; known: {', '.join(BENCHES)}", file=sys.stderr)
+        return 2
+    if extra and len(chosen) != 1:
+        print("arguments after -- go to one benchmark: name exactly one", file=sys.stderr)
         return 2
     print(f"machine: {machine()}\n", flush=True)
     rows, failed = [], []
@@ -26,7 +32,7 @@ def main(names: list[str]) -> int:
         print(f"=== bench {name} ===", flush=True)
         started = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, "-m", f"bench.{name}"], stdout=subprocess.PIPE, text=True, bufsize=1
+            [sys.executable, "-m", f"bench.{name}", *extra], stdout=subprocess.PIPE, text=True, bufsize=1
         )
         assert proc.stdout is not None  # stdout=PIPE
         for line in proc.stdout:

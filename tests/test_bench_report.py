@@ -52,3 +52,30 @@ def test_frame_search_rows_compare_within_their_scope() -> None:
         ("frame search one video median", 5, "", None, None),
         ("frame search one video median", 5, "SQLite", 10, 2.0),  # against one video's vidmem, not the archive's
     ]
+
+
+def test_agents_bench_cuts_the_generated_set_to_a_sample() -> None:
+    import argparse
+
+    from agents import Answer
+    from agents.steps import Usage
+    from agents.trace import SearchTree
+    from bench.agents import _questions, type_table
+
+    args = argparse.Namespace(set="qset", video_root=Path("/videos"), questions="", types="", sample=16, seed=0,
+                              limit=None)  # fmt: skip
+    picked = _questions(args)
+    assert len(picked) == 16 and len({q.kind for q in picked}) == 8  # every type, two each
+    assert all(q.video is not None and q.video.parent == Path("/videos") for q in picked)
+    mc = next(q for q in picked if q.choices)
+
+    def answer(choice: int) -> Answer:
+        text, tree = mc.choices[choice], SearchTree(mc.question)
+        return Answer(mc.question, text, True, "react", (), Usage(), 1.0, tree, mc.choices, choice)
+
+    assert [mc.check(answer(i)) for i in range(len(mc.choices))].count(True) == 1  # scored as `vidmem eval` does
+    cost = {"ok": True, "prompt_tokens": 100, "completion_tokens": 10, "calls": 2, "seconds": 3.0}
+    rows = [Row("react", [{"id": q.id, "kind": q.kind, "correct": i % 2 == 0, **cost} for i, q in enumerate(picked)])]
+    summary = rows[0].summary()
+    assert summary["accuracy"] == 0.5 and 0.25 < summary["ci_low"] < 0.5 < summary["ci_high"] < 0.75
+    assert "accuracy [95% CI]" in type_table(rows) and "unanswerable" in type_table(rows)

@@ -119,3 +119,32 @@ def test_report_summaries_table_json_and_comparison(tmp_path: Path) -> None:
     assert "100%" in when_line and "50%" in when_line and "+50%" in when_line
     with pytest.raises(Exception, match="share no question"):
         compare(a, Report("x", "other", (_record("9", "when", True, 1),)))
+
+
+def test_wilson_interval_known_values() -> None:
+    from agents.evaluation import wilson_interval
+
+    assert wilson_interval(8, 10) == pytest.approx((0.4902, 0.9433), abs=1e-4)  # the textbook 8 of 10
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)  # not empty at 0 correct
+    assert wilson_interval(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(160, 200)
+    assert high - low < 0.12  # 200 questions tell 80% from 68%; 13 questions (one is 8 points) do not
+    summary = Report("react", "set", (_record("1", "when", True, 10), _record("2", "when", False, 10))).overall
+    assert (summary.ci_low, summary.ci_high) == pytest.approx(wilson_interval(1, 2))
+    assert summary.ci_text == "50% [9-91]"
+
+
+def test_select_samples_evenly_across_types_and_reproducibly() -> None:
+    from agents.evaluation import QuestionSetError, select
+
+    qs = [Question(f"{t}{i}", Path("v.mp4"), "Q?", t, "a") for t in ("when", "what", "count") for i in range(10)]
+    qs += [Question("why0", Path("v.mp4"), "Q?", "why", "a")]
+    picked = select(qs, sample=7, seed=3)
+    assert len(picked) == 7 and {q.type for q in picked} == {"when", "what", "count", "why"}
+    assert [q.id for q in picked] == [q.id for q in qs if q in picked]  # file order kept
+    assert select(qs, sample=7, seed=3) == picked and select(qs, sample=7, seed=4) != picked
+    assert {q.type for q in select(qs, types=["count"])} == {"count"} and len(select(qs, types=["count"])) == 10
+    assert select(qs, sample=100) == qs
+    with pytest.raises(QuestionSetError, match="no questions of type colour"):
+        select(qs, types=["colour"])

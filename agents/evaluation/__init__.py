@@ -7,8 +7,9 @@ from agents.evaluation.questions import (
     load_jsonl,
     load_nextqa,
     load_questions,
+    select,
 )
-from agents.evaluation.report import Record, Report, Summary, compare
+from agents.evaluation.report import Record, Report, Summary, compare, wilson_interval
 from agents.evaluation.runner import evaluate, video_id_of
 from agents.evaluation.scoring import Score, score
 
@@ -26,5 +27,7 @@ __all__ = [
     "load_nextqa",
     "load_questions",
     "score",
+    "select",
     "video_id_of",
+    "wilson_interval",
 ]

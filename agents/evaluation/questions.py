@@ -11,7 +11,8 @@ A relative `video` is resolved against the file's folder, or by `resolve_video` 
 
 import csv
 import json
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,6 +133,35 @@ def load_egoschema(questions_json: str | Path, video_root: str | Path, answers_j
             )
         )
     return out
+
+
+def select(
+    questions: Sequence[Question], *, types: Iterable[str] | None = None, sample: int | None = None, seed: int = 0
+) -> list[Question]:
+    """The questions of `types` (all when None); with `sample`, that many drawn evenly across the
+    types (round robin over each type shuffled by `seed`, so a small sample still covers every
+    type), kept in file order. The same arguments always pick the same questions."""
+    wanted = set(types) if types is not None else None
+    if wanted is not None:
+        unknown = wanted - {q.type for q in questions}
+        if unknown:
+            raise QuestionSetError(f"no questions of type {', '.join(sorted(unknown))}")
+    pool = [q for q in questions if wanted is None or q.type in wanted]
+    if sample is None or sample >= len(pool):
+        return pool
+    if sample < 0:
+        raise QuestionSetError(f"sample must be >= 0, got {sample}")
+    groups: dict[str, list[int]] = {}
+    for i, q in enumerate(pool):
+        groups.setdefault(q.type, []).append(i)
+    rng = random.Random(seed)
+    queues = [rng.sample(idx, len(idx)) for _, idx in sorted(groups.items())]
+    picked: list[int] = []
+    while len(picked) < sample:
+        for queue in queues:
+            if queue and len(picked) < sample:
+                picked.append(queue.pop())
+    return [pool[i] for i in sorted(picked)]
 
 
 def load_questions(path: str | Path, **kwargs: str | Path) -> list[Question]:

@@ -2,6 +2,7 @@
 JSON and as a readable table; and the comparison of two reports on the same questions."""
 
 import json
+import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -29,6 +30,17 @@ class Record:
     answer: str = ""  # the agent's own words, to read a wrong choice back to its reasoning
 
 
+def wilson_interval(correct: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z=1.96): unlike p ± z·se it stays within
+    0..1 and is not empty at 0 or n correct, which matters for a few dozen questions per type."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = correct / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 @dataclass(frozen=True)
 class Summary:
     n: int
@@ -37,18 +49,29 @@ class Summary:
     completion_tokens_per_answer: float
     calls_per_answer: float
     seconds_per_answer: float
+    ci_low: float = 0.0  # 95% Wilson interval of the accuracy
+    ci_high: float = 1.0
+
+    @property
+    def ci_text(self) -> str:
+        """'62% [48-74]': accuracy and its 95% interval, in percent."""
+        return f"{self.accuracy:.0%} [{self.ci_low * 100:.0f}-{self.ci_high * 100:.0f}]"
 
 
 def summarize(records: Sequence[Record]) -> Summary:
     if not records:
         return Summary(0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    correct = sum(r.correct for r in records)
+    low, high = wilson_interval(correct, len(records))
     return Summary(
         n=len(records),
-        accuracy=sum(r.correct for r in records) / len(records),
+        accuracy=correct / len(records),
         prompt_tokens_per_answer=statistics.fmean(r.prompt_tokens for r in records),
         completion_tokens_per_answer=statistics.fmean(r.completion_tokens for r in records),
         calls_per_answer=statistics.fmean(r.calls for r in records),
         seconds_per_answer=statistics.fmean(r.seconds for r in records),
+        ci_low=low,
+        ci_high=high,
     )
 
 
@@ -102,11 +125,12 @@ class Report:
     def table(self) -> str:
         rows = [("all", self.overall), *self.by_type().items()]
         lines = [
-            f"planner {self.planner} on {self.questions}",
-            f"{'type':<14}{'n':>4}{'accuracy':>10}{'prompt tok':>12}{'compl tok':>11}{'calls':>7}{'s/answer':>10}",
+            f"planner {self.planner} on {self.questions} (accuracy with its 95% Wilson interval)",
+            f"{'type':<14}{'n':>4}{'accuracy [95% CI]':>19}{'prompt tok':>12}{'compl tok':>11}{'calls':>7}"
+            f"{'s/answer':>10}",
         ]
         lines += [
-            f"{name:<14}{s.n:>4}{s.accuracy:>10.1%}{s.prompt_tokens_per_answer:>12.0f}"
+            f"{name:<14}{s.n:>4}{s.ci_text:>19}{s.prompt_tokens_per_answer:>12.0f}"
             f"{s.completion_tokens_per_answer:>11.0f}{s.calls_per_answer:>7.1f}{s.seconds_per_answer:>10.1f}"
             for name, s in rows
         ]
@@ -124,16 +148,18 @@ def compare(a: Report, b: Report) -> str:
     rb = Report(b.planner, b.questions, tuple(r for r in b.records if r.id in shared))
     ta, tb = ra.by_type(), rb.by_type()
     lines = [
-        f"{a.planner} (A) vs {b.planner} (B) on {len(shared)} shared questions",
-        f"{'type':<14}{'n':>4}{'acc A':>8}{'acc B':>8}{'Δacc':>8}{'tok A':>9}{'tok B':>9}{'s A':>7}{'s B':>7}",
+        f"{a.planner} (A) vs {b.planner} (B) on {len(shared)} shared questions (accuracy [95% Wilson interval])",
+        f"{'type':<14}{'n':>4}{'acc A [CI]':>15}{'acc B [CI]':>15}{'Δacc':>8}{'tok A':>9}{'tok B':>9}{'calls A':>8}"
+        f"{'calls B':>8}{'s A':>7}{'s B':>7}",
     ]
 
     def line(name: str, sa: Summary, sb: Summary) -> str:
         tok_a = sa.prompt_tokens_per_answer + sa.completion_tokens_per_answer
         tok_b = sb.prompt_tokens_per_answer + sb.completion_tokens_per_answer
         return (
-            f"{name:<14}{sa.n:>4}{sa.accuracy:>8.0%}{sb.accuracy:>8.0%}{sa.accuracy - sb.accuracy:>+8.0%}"
-            f"{tok_a:>9.0f}{tok_b:>9.0f}{sa.seconds_per_answer:>7.1f}{sb.seconds_per_answer:>7.1f}"
+            f"{name:<14}{sa.n:>4}{sa.ci_text:>15}{sb.ci_text:>15}{sa.accuracy - sb.accuracy:>+8.0%}"
+            f"{tok_a:>9.0f}{tok_b:>9.0f}{sa.calls_per_answer:>8.1f}{sb.calls_per_answer:>8.1f}"
+            f"{sa.seconds_per_answer:>7.1f}{sb.seconds_per_answer:>7.1f}"
         )
 
     lines.append(line("all", ra.overall, rb.overall))

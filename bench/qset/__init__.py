@@ -6,16 +6,20 @@ that record which rows of the memory answer them.
     vidmem eval bench/qset/questions.jsonl --video-root ~/.cache/vidmem/qset --sample 40
 
 spec.py holds the videos (footage, spoken lines, signs, hand-checked counts), build.py makes them,
-questions.py writes the questions, evidence.py finds the rows a question's evidence names.
+questions.py writes the questions, evidence.py finds the rows a question's evidence names, memory.py
+ingests the videos once into a cached memory.
 """
 
 from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
 from bench.qset.evidence import matching_rows, squash, video_ids
+from bench.qset.memory import ALL_ROLES, TEXT_ROLES, ensure_memory, memory_path
 from bench.qset.questions import QUESTIONS_PATH, TYPES, dumps, generate, load
 from bench.qset.spec import VIDEOS, Count, Footage, Line, Sign, Video
 
 __all__ = [
+    "ALL_ROLES",
     "QUESTIONS_PATH",
+    "TEXT_ROLES",
     "TYPES",
     "VIDEOS",
     "Count",
@@ -25,10 +29,12 @@ __all__ = [
     "Video",
     "default_out_dir",
     "dumps",
+    "ensure_memory",
     "ensure_videos",
     "generate",
     "load",
     "matching_rows",
+    "memory_path",
     "speech_seconds",
     "squash",
     "video_ids",

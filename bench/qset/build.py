@@ -5,6 +5,7 @@ and lock, tests/fixtures/make_fixtures.py), in $VIDMEM_QSET or ~/.cache/vidmem/q
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -28,6 +29,7 @@ def default_out_dir() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".cache" / "vidmem" / "qset"
 
 
+@functools.cache
 def speech_seconds(sentence: str) -> float:
     """How long espeak-ng takes to say `sentence` (its WAV's length; the WAV has ~no silence around)."""
     with tempfile.TemporaryDirectory(prefix="vidmem-qset-") as work:
@@ -95,7 +97,7 @@ def _fixture(video: Video) -> fx.Fixture:
     return fx.Fixture(video.name, video.file, RECIPE_VERSION, partial(_build_video, video))
 
 
-def _stamp(video: Video) -> str:
+def stamp(video: Video) -> str:
     """The recipe version and a hash of the video's spec: editing a spec rebuilds that video."""
     spec = json.dumps(asdict(video), sort_keys=True)
     return f"{video.name}:{RECIPE_VERSION}:{hashlib.sha256(spec.encode()).hexdigest()[:16]}"
@@ -108,5 +110,5 @@ def ensure_videos(out_dir: str | os.PathLike[str] | None = None, *, verbose: boo
     inputs = {key: sources[key] for key in SOURCE_FIXTURES}
     by_name = {v.name: v for v in VIDEOS}
     return fx.build_missing(
-        out, [_fixture(v) for v in VIDEOS], lambda f: _stamp(by_name[f.key]), inputs=inputs, verbose=verbose
+        out, [_fixture(v) for v in VIDEOS], lambda f: stamp(by_name[f.key]), inputs=inputs, verbose=verbose
     )

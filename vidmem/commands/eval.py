@@ -6,7 +6,17 @@ import sys
 from pathlib import Path
 
 from agents.client import LLMSettings, OpenAIChat
-from agents.evaluation import Record, Report, compare, evaluate, load_egoschema, load_jsonl, load_nextqa
+from agents.evaluation import (
+    QuestionSetError,
+    Record,
+    Report,
+    compare,
+    evaluate,
+    load_egoschema,
+    load_jsonl,
+    load_nextqa,
+    select,
+)
 from agents.evaluation.questions import Question
 from agents.planner import PLANNER_NAMES
 from ingest import Pipeline
@@ -25,7 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "match, and write a report: accuracy overall and per type, tokens, LLM calls, seconds per answer.",
         epilog="Examples:\n  vidmem eval bench/devset.jsonl --video-root ~/.cache/vidmem/fixtures --planner mcts "
         "--report mcts.json\n  vidmem eval --compare mcts.json react.json\n"
-        "  vidmem eval NExTQA/val.csv --video-root NExTVideo --video-map map_vid_vidorID.json",
+        "  vidmem eval NExTQA/val.csv --video-root NExTVideo --video-map map_vid_vidorID.json\n"
+        "  vidmem eval bench/qset/questions.jsonl --video-root ~/.cache/vidmem/qset --sample 40 --seed 1",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("questions", nargs="?", type=Path, help=".jsonl (vidmem), .csv (NExT-QA) or .json (EgoSchema)")
@@ -34,7 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--video-root", type=Path, help="folder the question file's videos are relative to")
     p.add_argument("--video-map", type=Path, help="NExT-QA map_vid_vidorID.json")
     p.add_argument("--answers", type=Path, help="EgoSchema subset_answers.json")
-    p.add_argument("--limit", type=int, help="only the first N questions")
+    p.add_argument("--limit", type=int, help="only the first N questions (after --types/--sample)")
+    p.add_argument("--types", help="only these question types, comma separated (e.g. when,count)")
+    p.add_argument("--sample", type=int, metavar="N", help="N questions drawn evenly across the types (with --seed)")
+    p.add_argument("--seed", type=int, default=0, help="which sample --sample draws (default 0)")
     add_budget_args(p)
     p.add_argument("--report", type=Path, help="write the report as JSON here")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"), help="compare two saved reports")
@@ -61,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.questions:
         print("vidmem eval: give a question file, or --compare A.json B.json", file=sys.stderr)
         return EXIT_USAGE
-    questions = _load(args)[: args.limit]
+    types = [t for t in args.types.split(",") if t] if args.types else None
+    try:
+        questions = select(_load(args), types=types, sample=args.sample, seed=args.seed)[: args.limit]
+    except QuestionSetError as exc:
+        print(f"vidmem eval: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     settings = settings_from(args)
     videos = sorted({q.video for q in questions})
     with open_memory(args.memory) as memory:  # writable: videos not yet ingested are ingested first
