@@ -173,6 +173,7 @@ def _denial(i: int, choice: str, strength: float, has_speech: bool) -> ChoiceSco
 
 
 def _time(i: int, choice: str, evidence: Sequence[EvidenceSpan], duration: float | None) -> ChoiceScore:
+    windows: list[tuple[float, float, float | None]]
     if _WHOLE.search(choice) and duration is not None:
         windows = [(0.0, duration, None)]
     else:
