@@ -59,6 +59,7 @@ _PHRASES = (  # idioms first: "half a minute" must not become "half 1 minute"
     (re.compile(r"\bhalf an? minute\b", re.I), "30 seconds"),
     (re.compile(r"\ba minute and a half\b", re.I), "90 seconds"),
     (re.compile(r"\ba couple of seconds\b", re.I), "2 seconds"),
+    (re.compile(r"\b(first|opening|last|final|closing) (?:few|couple of) seconds\b", re.I), r"\1 3 seconds"),
     (re.compile(r"\ba few seconds\b", re.I), "3 seconds"),
     (re.compile(r"\b(an?|one) (second|minute)\b", re.I), r"1 \2"),
 )
