@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from agents.brief import brief_evidence, build_brief, with_brief
 from agents.chain import PlanResult, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
@@ -42,6 +43,7 @@ class Answer:
     #: True: a review (the critic) approved the answer; False: its last review did not (the text is
     #: the unverified answer); None: the planner does not review.
     verified: bool | None = None
+    brief: str = ""  # the evidence brief the chains started from, as the model saw it
 
     @property
     def times_s(self) -> tuple[float, ...]:
@@ -66,6 +68,7 @@ class Answer:
             "times_s": list(self.times_s),
             "usage": asdict(self.usage),
             "seconds": self.seconds,
+            "brief": self.brief,
             "tree": self.tree.to_dict(),
         }
 
@@ -125,23 +128,28 @@ def ask(
     started = time.perf_counter()
     ctx = metered(ctx)
     before = spent(ctx)  # a caller's metered model may have spent already
+    # searched before the first LLM call; every chain starts from it (a stale one from a reused ctx is dropped)
+    brief = build_brief(question, ctx, choices) if settings.brief_tokens else None
+    ctx = with_brief(replace(ctx, brief=None), brief, max_tokens=settings.brief_tokens)
     toolset = list(tools) if tools is not None else default_tools(ctx)
     result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
     if choices:
         result = verify_choices(question, choices, result, toolset, ctx, settings.choices)
     ok = result.answer is not None and result.verified is not False
+    used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     return Answer(
         question=question,
         text=result.answer if result.answer is not None else NO_ANSWER,
         ok=ok,
         planner=planner,
-        evidence=result.tree.evidence(result.answer_nodes),
+        evidence=result.tree.evidence(result.answer_nodes) + used,
         usage=since(ctx, before),
         seconds=time.perf_counter() - started,
         tree=result.tree,
         choices=tuple(choices or ()),
         choice=result.choice,
         verified=result.verified,
+        brief=ctx.brief or "",
     )
 
 

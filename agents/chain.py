@@ -159,9 +159,11 @@ class Chain:
 
     # -- prompt ----------------------------------------------------------------------------------
     def messages(self, tree: SearchTree, node_id: int, note: str | None = None) -> list[Message]:
-        """The prompt for the step after `node_id`: system, question, then the path's history."""
+        """The prompt for the step after `node_id`: system, evidence brief and question, then the
+        path's history."""
         turns: list[Message] = [Message("system", self.system)]
-        user = [tree.question]
+        # the brief before the question, so that the question is the last thing read before the history
+        user = [self.ctx.brief, tree.question] if self.ctx.brief else [tree.question]
         for node in tree.path(node_id)[1:]:
             if node.kind == "step" and node.step is not None:
                 turns.append(Message("user", "\n\n".join(user)))

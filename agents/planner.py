@@ -55,6 +55,12 @@ class AgentSettings:
     strategies: StrategySettings = field(default_factory=StrategySettings)
     self_consistency: SelfConsistencySettings = field(default_factory=SelfConsistencySettings)
     choices: ChoiceSettings = field(default_factory=ChoiceSettings)
+    #: Budget of the evidence brief every chain starts from (agents/brief.py); 0 builds none.
+    brief_tokens: int = 600
+
+    def __post_init__(self) -> None:
+        if isinstance(self.brief_tokens, bool) or not isinstance(self.brief_tokens, int) or self.brief_tokens < 0:
+            raise AgentError(f"brief_tokens must be an integer >= 0 (0: no brief), got {self.brief_tokens!r}")
 
     def with_chain(self, **changes: Any) -> AgentSettings:
         """These settings with `changes` (e.g. max_steps=4) made to every planner's chain; the

@@ -11,7 +11,9 @@ functions with bound parameters, semantic and keyword search, and result formatt
 How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md.
 """
 
+from queries.brief import Brief, BriefItem, evidence_brief
 from queries.browse import MAX_WINDOW_S, detections_between, list_videos, video_record, video_tracks
+from queries.choice_scores import ChoiceScore, score_choices
 from queries.connect import sqlalchemy_engine, sqlalchemy_url
 from queries.counts import (
     category_counts,
@@ -46,6 +48,7 @@ from queries.search import (
     search_transcript,
 )
 from queries.text_index import build_text_index
+from queries.time_phrases import TimeWindow, time_windows
 from queries.timeline import speech_near, text_near, video_overview, video_timeline
 from queries.vector_index import build_frame_index
 from queries.visibility import TrackPosition, track_path, track_position, tracks_at, when_track_visible, when_visible
@@ -53,6 +56,9 @@ from queries.visibility import TrackPosition, track_path, track_position, tracks
 __all__ = [
     "FORMATS",
     "MAX_WINDOW_S",
+    "Brief",
+    "BriefItem",
+    "ChoiceScore",
     "Encoder",
     "FrameHit",
     "Installation",
@@ -63,6 +69,7 @@ __all__ = [
     "ReadOnlySession",
     "SearchUnavailable",
     "TextHit",
+    "TimeWindow",
     "TrackPosition",
     "UnknownTrackError",
     "UnknownVideoError",
@@ -74,6 +81,7 @@ __all__ = [
     "cursor",
     "describe_library",
     "detections_between",
+    "evidence_brief",
     "format_result",
     "frames_like",
     "install",
@@ -84,6 +92,7 @@ __all__ = [
     "library_version",
     "list_videos",
     "run_sql",
+    "score_choices",
     "search_frames",
     "search_texts",
     "search_transcript",
@@ -91,6 +100,7 @@ __all__ = [
     "sqlalchemy_engine",
     "sqlalchemy_url",
     "text_near",
+    "time_windows",
     "track_cooccurrence",
     "track_path",
     "track_position",

@@ -210,14 +210,19 @@ def keyword_search(
     k: int = 10,
     video_id: str | None = None,
     sources: Sequence[str] | None = None,
+    match: Literal["all", "any"] = "all",
 ) -> list[TextHit]:
     """Texts containing the words of `query`, best first: BM25 ranking (stemmed, stop words
     dropped) through DuckDB's full-text index when it is available and current; otherwise every
-    word must occur as a case-insensitive substring, ranked by occurrences (logged once)."""
+    word must occur as a case-insensitive substring, ranked by occurrences (logged once). With
+    `match='any'` the substring fallback keeps texts holding any of the words, most words first
+    (as BM25 does), which suits a whole question as the query."""
     _checks.text("query", query)
     k = _checks.count("k", k)
     vid = _checks.video(memory, video_id) if video_id is not None else None
-    rows, method = keyword_rows(memory, query, k=k, video_id=vid, sources=_sources(sources))
+    if match not in ("all", "any"):
+        raise ParameterError(f"match must be 'all' or 'any', got {match!r}")
+    rows, method = keyword_rows(memory, query, k=k, video_id=vid, sources=_sources(sources), match=match)
     log.debug("keyword search %r by %s: %d rows", query, method, rows.num_rows)
     return [_text_hit(r) for r in rows.to_pylist()]
 

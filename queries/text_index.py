@@ -10,6 +10,7 @@ a stale or missing index falls back to substring matching, and says so once.
 import logging
 import re
 import time
+from typing import Literal
 
 import duckdb
 import pyarrow as pa
@@ -103,10 +104,17 @@ def build_text_index(memory: Memory) -> bool:
 
 
 def keyword_rows(
-    memory: Memory, query: str, *, k: int, video_id: str | None, sources: list[str] | None
+    memory: Memory,
+    query: str,
+    *,
+    k: int,
+    video_id: str | None,
+    sources: list[str] | None,
+    match: Literal["all", "any"] = "all",
 ) -> tuple[pa.Table, str]:
     """Rows of `text_items` matching `query`, best first, with a score; and the method used
-    ('bm25' or 'substring')."""
+    ('bm25' or 'substring'). BM25 ranks texts holding any of the words; substring matching needs
+    every word unless `match` is 'any' (then texts holding more of the words rank first)."""
     words = [w.lower() for w in _WORD.findall(query)]
     if not words:
         raise QueryError(f"keyword query {query!r} has no words to look for")
@@ -132,15 +140,19 @@ def keyword_rows(
             [*params, k],
         )
         return rows, "bm25"
-    # Every word must occur (case-insensitive substring); more occurrences rank higher.
+    # Every word must occur (case-insensitive substring), or with match='any' at least one, texts
+    # with more distinct words first; more occurrences rank higher.
     occurrences = " + ".join(["(length(lower(text)) - length(replace(lower(text), ?, ''))) / length(?)"] * len(words))
-    found = " AND ".join(["contains(lower(text), ?)"] * len(words))
     plain: list[object] = [p for w in words for p in (w, w)]
+    if match == "any":
+        occurrences = " + ".join(["contains(lower(text), ?)::INTEGER * 1000"] * len(words)) + " + " + occurrences
+        plain = [*words, *plain]
+    found = (" OR " if match == "any" else " AND ").join(["contains(lower(text), ?)"] * len(words))
     plain += [*words, video_id, video_id, sources, sources, k]
     rows = run_sql(
         memory,
         f"SELECT video_id, source, item_id, start_s, end_s, text, ({occurrences})::DOUBLE AS score FROM text_items "
-        f"WHERE {found} AND (?::VARCHAR IS NULL OR video_id = ?) "
+        f"WHERE ({found}) AND (?::VARCHAR IS NULL OR video_id = ?) "
         "AND (?::VARCHAR[] IS NULL OR list_contains(?, source)) "
         "ORDER BY score DESC, video_id, start_s LIMIT ?",
         plain,

@@ -134,7 +134,8 @@ def test_synthetic_memory_holds_every_table(agent_memory: Path) -> None:
     with open_memory(agent_memory, read_only=True) as mem:
         counts = mem.table_counts()
     assert counts["videos"] == 1
-    assert all(counts[name] > 0 for name in counts), counts
+    # role_runs is bookkeeping of ingest runs; this memory was written directly, without one
+    assert all(counts[name] > 0 for name in counts if name != "role_runs"), counts
 
 
 def test_keyword_encoder_ranks_the_sentence_first() -> None:

@@ -91,6 +91,10 @@ def add_budget_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-steps", type=positive_int, metavar="N", help="steps per chain, for every planner")
     parser.add_argument("--mcts-n", type=positive_int, metavar="N", help="MCTS: solutions to search (default 4)")
     parser.add_argument("--critic-rounds", type=non_negative_int, metavar="N", help="critic: review rounds (default 2)")
+    parser.add_argument(
+        "--brief-tokens", type=non_negative_int, metavar="N",
+        help="evidence brief every planner starts from (default 600; 0: none)",
+    )
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

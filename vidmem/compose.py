@@ -53,10 +53,14 @@ def resolve_video(memory: Memory, ref: str | None) -> str | None:
 
 
 def agent_settings(
-    max_steps: int | None = None, mcts_n: int | None = None, critic_rounds: int | None = None
+    max_steps: int | None = None,
+    mcts_n: int | None = None,
+    critic_rounds: int | None = None,
+    brief_tokens: int | None = None,
 ) -> AgentSettings:
-    """Planner budgets from the command line: steps per chain for every planner, MCTS's N, critic rounds."""
-    s = AgentSettings()
+    """Planner budgets from the command line: steps per chain for every planner, MCTS's N, critic
+    rounds, the evidence brief's tokens."""
+    s = AgentSettings() if brief_tokens is None else AgentSettings(brief_tokens=brief_tokens)
     if max_steps is not None:
         s = s.with_chain(max_steps=max_steps)
     if mcts_n is not None:

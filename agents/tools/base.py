@@ -41,6 +41,7 @@ class ToolContext:
     video_id: str | None = None  # the video a question is about; None: the whole memory
     encoders: dict[str, Any] = field(default_factory=dict)
     vision_llm: ChatModel | None = None
+    brief: str | None = None  # the evidence brief's prompt text: every chain's first message carries it
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(None)
     with open_memory(args.memory, read_only=True) as memory:
         ctx = tool_context(memory, settings, resolve_video(memory, video))
-        budgets = agent_settings(args.max_steps, args.mcts_n, args.critic_rounds)
+        budgets = agent_settings(args.max_steps, args.mcts_n, args.critic_rounds, args.brief_tokens)
         answer = ask(question, ctx, planner=args.planner, choices=args.choices, settings=budgets)
     if args.trace:
         args.trace.write_text(answer.to_json())

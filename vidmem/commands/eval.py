@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             questions,
             ctx,
             planner=args.planner,
-            settings=agent_settings(args.max_steps, args.mcts_n, args.critic_rounds),
+            settings=agent_settings(args.max_steps, args.mcts_n, args.critic_rounds, args.brief_tokens),
             judge=judge,
             source=str(args.questions),
             progress=_progress,

@@ -1,0 +1,96 @@
+"""The evidence brief in the agents: built once per question before the first LLM call
+(`queries.evidence_brief`, no LLM), shown in the first message of every chain, and the items an
+answer used added to its evidence.
+
+>>> brief = build_brief("When is the train mentioned?", ctx)          # doctest: +SKIP
+>>> ctx = with_brief(ctx, brief, max_tokens=600)                      # every chain's first message
+>>> brief_evidence(brief, "At 1.6 s to 4.9 s.", None, max_tokens=600)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from agents.steps import Evidence
+from agents.tools.base import ToolContext
+from agents.tools.format import json_safe, quote_data
+from memory import Memory
+from queries.brief import Brief, BriefItem, content_words, evidence_brief
+from queries.errors import QueryError
+
+__all__ = ["BRIEF_TOOL", "brief_evidence", "build_brief", "with_brief"]
+
+log = logging.getLogger(__name__)
+
+#: The `tool` name of evidence that came from the brief.
+BRIEF_TOOL = "evidence_brief"
+
+
+def build_brief(question: str, ctx: ToolContext, choices: Sequence[str] | None = None) -> Brief | None:
+    """The brief of `question` over `ctx`'s memory and video; None (logged) when the memory cannot
+    give one (no memory, an unknown video): the planners then start from the question alone."""
+    if not isinstance(ctx.memory, Memory):
+        return None
+    try:
+        return evidence_brief(
+            ctx.memory, question, video_id=ctx.video_id, choices=choices, encoder=ctx.encoders.get("text")
+        )
+    except QueryError as exc:
+        log.warning("no evidence brief for %r: %s", question, exc)
+        return None
+
+
+def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> ToolContext:
+    """`ctx` carrying the brief's prompt text (video text fenced as data), which `Chain` puts in the
+    first message of every chain."""
+    if brief is None or max_tokens <= 0:
+        return ctx
+    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data))
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def brief_evidence(
+    brief: Brief | None, answer: str | None, choice: int | None, *, max_tokens: int
+) -> tuple[Evidence, ...]:
+    """The items of the brief (as shown within `max_tokens`) that the answer used: rows whose text
+    shares a word with the answer, times or counts the answer names, and for a multiple-choice
+    answer the evidence its choice's score rests on."""
+    if brief is None or answer is None or max_tokens <= 0:
+        return ()
+    words = set(content_words(answer))
+    numbers = {float(n) for n in _NUMBER.findall(answer)}
+    chosen = next((c for c in brief.choices if c.index == choice), None)
+    out = []
+    for item in brief.fitted(max_tokens):
+        if _used(item, words, numbers) or (chosen is not None and _overlaps(item, chosen.start_s, chosen.end_s)):
+            out.append(_evidence(item))
+    return tuple(out)
+
+
+def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:
+    if item.kind == "count":
+        counted = {float(v) for r in item.rows for k, v in r.items() if k in ("visible", "max_visible")}
+        return bool(counted & numbers)
+    texts = " ".join(str(r.get("text", "")) for r in item.rows) or item.text
+    if words & set(content_words(texts)):
+        return True
+    if item.start_s is None or item.end_s is None:
+        return False
+    return any(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)  # a time the answer names
+
+
+def _overlaps(item: BriefItem, start_s: float | None, end_s: float | None) -> bool:
+    if start_s is None or end_s is None or item.start_s is None or item.end_s is None or item.kind == "count":
+        return False
+    return item.start_s <= end_s and item.end_s >= start_s
+
+
+def _evidence(item: BriefItem) -> Evidence:
+    times = tuple(sorted({t for t in (item.start_s, item.end_s) if t is not None}))
+    rows = tuple({str(k): json_safe(v) for k, v in r.items()} for r in item.rows)
+    return Evidence(tool=BRIEF_TOOL, sql=item.sql, rows=rows, times_s=times, video_id=item.video_id, note=item.kind)

@@ -1,0 +1,727 @@
+"""The evidence brief: what the memory says about a question, found without any LLM.
+
+Built before a planner's first call so that a small model reads instead of searching:
+
+- hybrid hits: semantic (sentence embeddings) and keyword (BM25, or substring matching) search over
+  transcript, on-screen text and captions, fused by reciprocal rank, with their times;
+- time phrases of the question ("20 seconds in", "at the end", "after the sign changes") resolved
+  to windows (`queries.time_phrases`), with the rows inside them and the objects counted there;
+- object and person words mapped to the query library (`when_visible`, `tracks_at`, counts);
+- for multiple choice, each choice scored against the memory (`queries.choice_scores`);
+- on a short video whose text fits, the rest of its speech and on-screen text.
+
+Every item names the SQL that gives its rows again (literal parameters, so it can be pasted into
+`vidmem sql`). `Brief.render` fits the most useful items into a token budget (~600).
+
+>>> brief = evidence_brief(mem, "When is the red train mentioned?", video_id="v1", encoder=enc)  # doctest: +SKIP
+>>> print(brief.render(max_tokens=600))                                                          # doctest: +SKIP
+"""
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory import Memory
+from queries import _checks
+from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
+from queries.errors import QueryError
+from queries.run import run_sql
+from queries.search import Encoder, TextHit, keyword_search, search_texts
+from queries.time_phrases import TimeWindow, time_windows
+
+__all__ = [
+    "Brief",
+    "BriefItem",
+    "ChoiceScore",
+    "content_words",
+    "evidence_brief",
+    "object_categories",
+]
+
+#: How each text table is named in the brief.
+SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}
+#: Characters per token for budgeting a rendering (English with numbers: a little under 4).
+CHARS_PER_TOKEN = 3.6
+#: The longest text an item shows.
+TEXT_CHARS = 160
+#: A video whose speech, on-screen text and captions number at most this many rows is shown whole
+#: (after the hits), budget permitting: on a short clip that is most of what the memory knows.
+DIGEST_ROWS = 12
+
+_STOPWORDS = frozenset(
+    ["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "been",
+     "being", "it", "its", "this", "that", "these", "those", "what", "when", "where", "who", "whom", "whose", "why",
+     "how", "which", "does", "do", "did", "done", "with", "for", "from", "by", "about", "there", "their", "they",
+     "them", "he", "she", "his", "her", "you", "your", "i", "me", "my", "we", "our", "us", "as", "if", "than", "then",
+     "so", "not", "no", "yes", "any", "all", "some", "can", "could", "would", "should", "will", "may", "might",
+     "must", "shall", "into", "onto", "out", "up", "down", "over", "under", "again", "once", "here", "very", "just",
+     "also", "only", "video", "clip", "scene", "shown", "show", "shows", "happen", "happens", "happened", "seconds",
+     "second", "s", "sec", "time", "moment", "point", "first", "last", "end", "start", "beginning", "visible",
+     "screen", "say", "says", "said", "speaker", "mention", "mentioned", "mentions", "appear", "appears", "many",
+     "much", "one", "two"]
+)
+
+#: Question words -> detector categories (COCO names) they may mean. Only categories the video
+#: has are used, so a word with several meanings costs nothing when the video lacks them.
+_CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
+    "person": ("person", "people", "persons", "man", "men", "woman", "women", "pedestrian", "pedestrians", "someone",
+               "somebody", "anyone", "anybody", "nobody", "everyone", "human", "humans", "child", "children", "kid",
+               "kids", "boy", "boys", "girl", "girls", "player", "players", "walker", "walkers", "crowd", "individuals",
+               "figure", "figures", "passenger", "passengers", "cyclist", "cyclists", "rider", "riders"),
+    "car": ("car", "cars", "vehicle", "vehicles", "taxi", "taxis", "automobile", "automobiles"),
+    "bicycle": ("bicycle", "bicycles", "bike", "bikes", "cycle", "cycles"),
+    "motorcycle": ("motorcycle", "motorcycles", "motorbike", "motorbikes", "scooter", "scooters"),
+    "bus": ("bus", "buses", "vehicle", "vehicles"),
+    "truck": ("truck", "trucks", "lorry", "lorries", "van", "vans", "vehicle", "vehicles"),
+    "train": ("train", "trains"),
+    "dog": ("dog", "dogs", "puppy", "puppies"),
+    "cat": ("cat", "cats", "kitten", "kittens"),
+    "bird": ("bird", "birds"),
+    "horse": ("horse", "horses"),
+    "traffic light": ("traffic light", "traffic lights"),
+    "umbrella": ("umbrella", "umbrellas"),
+    "backpack": ("backpack", "backpacks", "rucksack"),
+    "handbag": ("handbag", "handbags", "bag", "bags", "purse"),
+    "chair": ("chair", "chairs", "seat", "seats"),
+    "bench": ("bench", "benches"),
+    "cell phone": ("phone", "phones", "cellphone", "smartphone", "mobile"),
+    "laptop": ("laptop", "laptops", "computer"),
+    "bottle": ("bottle", "bottles"),
+    "cup": ("cup", "cups", "mug", "mugs"),
+    "boat": ("boat", "boats", "ship", "ships"),
+    "airplane": ("airplane", "airplanes", "plane", "planes", "aircraft"),
+}
+_COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
+#: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
+#: relation to something said or shown, found by search (times and events are time_phrases' job).
+_ANCHOR = re.compile(
+    r"\b(?:right |just |immediately |directly )?(after|before)\s+(?:the\s+|a\s+|an\s+)?(.+?)"
+    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|shown|displayed|appears?|appeared|is over))?"
+    r"\s*(?:[?.!,;]|$)",
+    re.I,
+)
+#: "What does the sign 'PLATFORM 7' change to?": the text shown next.
+_CHANGES_TO = re.compile(
+    r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
+)
+#: "How many different signs appear on screen?": distinct on-screen texts.
+_DISTINCT_TEXTS = re.compile(
+    r"\bhow many\s+(?:different\s+|distinct\s+|separate\s+)?(?:signs?|texts?|messages?|captions?|titles?|banners?|"
+    r"labels?|notices?|things? (?:are )?(?:written|shown))\b|\bnumber of (?:different |distinct )?(?:signs|texts)\b",
+    re.I,
+)
+_TEXT_QUESTION = re.compile(
+    r"\b(sign|signs|text|written|writing|read|reads|caption|title|banner|label|board|screen|display|displayed)\b", re.I
+)
+_SPEECH_QUESTION = re.compile(r"\b(say|says|said|speak|speaks|spoken|speaker|mention|mentions|mentioned|talk|talks|"
+                              r"voice|narrator|announce|announces|announced|tell|tells|told|words?|speech)\b", re.I)
+
+
+@dataclass(frozen=True)
+class BriefItem:
+    """One piece of evidence: what kind, when, what it says, how strongly it matched, and the SQL
+    that gives its rows.
+
+    kind: 'hit' (a search hit), 'window' (rows inside a time window of the question), 'visible'
+    (when an object category is visible), 'count' (objects counted at a time or in a window),
+    'row' (the rest of a short video's text).
+    """
+
+    kind: str
+    video_id: str
+    start_s: float | None
+    end_s: float | None
+    text: str  # one line for the prompt (no video text beyond `rows`' texts)
+    score: float
+    sql: str
+    rows: tuple[dict[str, Any], ...] = ()
+    source: str | None = None  # 'transcript' | 'ocr_spans' | 'captions' for hits and rows
+    item_id: int | None = None  # segment_id / span_id / caption_id
+
+    @property
+    def row_keys(self) -> tuple[tuple[str, str, int], ...]:
+        """(video_id, table, id) of every text row this item shows."""
+        out = []
+        if self.source is not None and self.item_id is not None:
+            out.append((self.video_id, self.source, self.item_id))
+        for r in self.rows:
+            if r.get("source") in SOURCE_LABELS and r.get("item_id") is not None:
+                out.append((str(r.get("video_id", self.video_id)), str(r["source"]), int(r["item_id"])))
+        return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class Brief:
+    """The evidence brief of one question: items in priority order, resolved time windows, and
+    per-choice scores."""
+
+    question: str
+    video_id: str | None
+    items: tuple[BriefItem, ...]
+    windows: tuple[TimeWindow, ...] = ()
+    choices: tuple[ChoiceScore, ...] = ()
+    header: str = ""  # the video: length and what the memory holds of it
+    notes: tuple[str, ...] = field(default_factory=tuple)  # what could not be searched, and why
+
+    def fitted(self, max_tokens: int = 600) -> tuple[BriefItem, ...]:
+        """The items that `render(max_tokens)` shows, in priority order."""
+        budget = max_tokens * CHARS_PER_TOKEN - len(self._frame()) - sum(len(c) + 1 for c in self._choice_lines())
+        out: list[BriefItem] = []
+        for item in self.items:
+            cost = len(_line(item)) + 16  # the line, its newline and a possible best-match mark
+            if cost <= budget:
+                out.append(item)
+                budget -= cost
+        return tuple(out)
+
+    def render(self, max_tokens: int = 600, quote: Callable[[str, str], str] | None = None) -> str:
+        """The brief as prompt text within about `max_tokens` tokens. `quote(text, what)` fences
+        the part holding video text as data (agents pass their `quote_data`); without it the text
+        is shown plain, for people."""
+        fitted = set(id(i) for i in self.fitted(max_tokens))
+        by_time = sorted((i for i in self.items if id(i) in fitted), key=_time_order)
+        lines = [self.header] if self.header else []
+        lines += [w.phrase_line for w in map(_WindowLine, self.windows)]
+        top = next((i for i in self.items if i.kind == "hit"), None)
+        lines += [_line(i) + (" <- best match" if i is top else "") for i in by_time]
+        lines += self._choice_lines()
+        lines += [f"note: {n}" for n in self.notes]
+        body = "\n".join(lines) if lines else "nothing in the memory matched the question"
+        return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
+
+    def _frame(self) -> str:
+        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self.notes]
+        return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
+
+    def _choice_lines(self) -> list[str]:
+        if not self.choices:
+            return []
+        best = max(c.score for c in self.choices)
+        lines = ["choices against the memory (support 0-1):"]
+        for c in self.choices:
+            mark = " <- best supported" if c.score == best and best > 0 else ""
+            lines.append(f"  {chr(ord('A') + c.index)}) {c.score:.2f}: {c.reason}{mark}")
+        return lines
+
+    def row_keys(self, max_tokens: int | None = 600) -> set[tuple[str, str, int]]:
+        """(video_id, table, id) of every text row the rendering shows (all items when None)."""
+        items = self.items if max_tokens is None else self.fitted(max_tokens)
+        return {k for i in items for k in i.row_keys}
+
+
+_INTRO = (
+    "Evidence brief: what a search of the memory found before you started, in time order (times in seconds). "
+    "Answer from it when it is enough; use tools only for what it lacks."
+)
+
+
+class _WindowLine:
+    def __init__(self, w: TimeWindow) -> None:
+        at = f", at {_s(w.at_s)}" if w.at_s is not None else ""
+        self.phrase_line = f'time "{w.phrase}" -> {_span(w.start_s, w.end_s)}{at}'
+
+
+def _time_order(item: BriefItem) -> tuple[float, float]:
+    return (item.start_s if item.start_s is not None else -1.0, -item.score)
+
+
+def _s(t: float | None) -> str:
+    if t is None or (isinstance(t, float) and math.isnan(t)):
+        return "?"
+    return f"{t:.1f}".rstrip("0").rstrip(".") + " s" if abs(t - round(t)) >= 0.05 else f"{round(t)} s"
+
+
+def _span(start: float | None, end: float | None) -> str:
+    if start is None:
+        return "whole video"
+    if end is None or abs(end - start) < 0.05:
+        return _s(start)
+    return f"{_s(start)[:-2]}-{_s(end)}"
+
+
+def _clip(text: str, n: int = TEXT_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _line(item: BriefItem) -> str:
+    return f"{_span(item.start_s, item.end_s)} {item.text}"
+
+
+def _lit(value: Any) -> str:
+    """A SQL literal for a recorded (never executed by us) statement."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _sql(template: str, *params: Any) -> str:
+    parts = template.split("?")
+    if len(parts) != len(params) + 1:
+        raise QueryError(f"recorded SQL has {len(parts) - 1} placeholders for {len(params)} values", sql=template)
+    out = parts[0]
+    for value, rest in zip(params, parts[1:], strict=True):
+        out += _lit(value) + rest
+    return out
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` worth searching for: no stop words, at least 2 characters, each once.
+
+    >>> content_words("When does the speaker mention the red train?")
+    ['red', 'train']
+    """
+    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 2 and w not in _STOPWORDS]
+    return list(dict.fromkeys(w.removesuffix("'s") for w in words))
+
+
+def object_categories(question: str, present: Sequence[str]) -> list[str]:
+    """The categories among `present` (a video's detector categories) that words of `question` name.
+
+    >>> object_categories("How many people cross the road?", ["car", "person"])
+    ['person']
+    """
+    lower = question.lower()
+    words = set(re.findall(r"[a-z]+", lower))
+    out = []
+    for cat in present:
+        names = (*_CATEGORY_WORDS.get(cat, ()), cat, cat + "s")
+        if any((n in words) if " " not in n else (n in lower) for n in names):
+            out.append(cat)
+    return out
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def evidence_brief(
+    memory: Memory,
+    question: str,
+    *,
+    video_id: str | None = None,
+    choices: Sequence[str] | None = None,
+    encoder: Encoder | None = None,
+    k: int = 6,
+    digest_rows: int = DIGEST_ROWS,
+) -> Brief:
+    """The evidence brief of `question` over one video (`video_id`) or the whole memory.
+
+    `encoder` embeds the question for semantic search (the model the memory's text embeddings were
+    made with); without one, or without embeddings, only keyword search runs (noted in the brief).
+    Time windows, object words and counts need one video: the given one, else the memory's only
+    video, else the video of the best hit. A video with at most `digest_rows` speech segments and
+    text spans is shown whole after the rest, budget permitting (0: never).
+    """
+    _checks.text("question", question)
+    k = _checks.count("k", k, maximum=50)
+    vid = _checks.video(memory, video_id) if video_id is not None else None
+    notes: list[str] = []
+    groups = _hybrid_hits(memory, question, vid, encoder, k, notes)
+    fused = _fused(groups)
+    cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
+    keys = [(h.video_id, h.source, h.item_id) for h, _ in fused]
+    relevance = {key: _relevance(question, h.text, cosine.get(key)) for key, (h, _) in zip(keys, fused, strict=True)}
+    if vid is None:
+        vid = _only_video(memory) or (fused[0][0].video_id if fused else None)
+    items: list[BriefItem] = [_hit_item(h, s) for h, s in fused]
+    windows: tuple[TimeWindow, ...] = ()
+    header = ""
+    scores: tuple[ChoiceScore, ...] = ()
+    if vid is not None:
+        facts = _facts(memory, vid)
+        header = facts.header()
+        windows = tuple(time_windows(question, facts.duration_s, facts.events))
+        counting = bool(_COUNT_QUESTION.search(question))
+        cats = object_categories(question, facts.categories)
+        for w in windows:
+            items += _window_items(memory, vid, w, question)
+            items += _count_items(memory, vid, w, cats or (facts.categories if counting else []))
+        for cat in cats:
+            items += _visible_items(memory, vid, cat, counting)
+        order = _order_items(memory, vid, question, encoder)
+        items += order
+        if _DISTINCT_TEXTS.search(question):
+            items += _distinct_text_items(memory, vid)
+        if facts.speech + facts.spans <= digest_rows:
+            items += _digest_items(memory, vid, question)
+        if choices:
+            strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
+            scores = tuple(score_choices(
+                memory, question, list(choices), vid, evidence=_evidence_spans(items, question, vid, relevance),
+                counts=_counts(items), strength=strength, duration_s=facts.duration_s, has_speech=facts.speech > 0,
+                encoder=encoder, windows=[(w.start_s, w.end_s) for w in windows],
+                neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
+                relevance={(src, item): r for (_, src, item), r in relevance.items()},
+            ))
+    return Brief(question, vid, _ranked(items), windows, scores, header, tuple(notes))
+
+
+def _evidence_spans(
+    items: list[BriefItem], question: str, vid: str, relevance: dict[tuple[str, str, int], float]
+) -> list[EvidenceSpan]:
+    """The timed evidence for the question, best first: hits of the asked-about sources first
+    ("when is the sign visible" is about on-screen text), then the other hits, then visibility;
+    each weighted by how well it matches the question."""
+    wanted = _wanted_sources(question)
+    out: list[tuple[float, EvidenceSpan]] = []
+    for item in items:
+        if item.video_id != vid or item.start_s is None or item.end_s is None:
+            continue
+        if item.kind == "hit" and item.source is not None and item.item_id is not None:
+            weight = max(0.1, relevance.get((item.video_id, item.source, item.item_id), 0.0))
+            rank = weight + (0.5 if item.source in wanted else 0.0)
+            out.append((rank, EvidenceSpan(item.start_s, item.end_s, weight, SOURCE_LABELS[item.source])))
+        elif item.kind == "visible":
+            for r in item.rows:
+                out.append((0.2, EvidenceSpan(r["start_s"], r["end_s"], 0.6, f"{r['category']} visible")))
+    out.sort(key=lambda p: -p[0])
+    return [e for _, e in out[:6]]
+
+
+def _relevance(question: str, text: str, cosine: float | None) -> float:
+    """How well `text` matches the question (0-1): the share of the question's words it holds, or
+    its meaning (cosine, where unrelated sentences score about 0.15)."""
+    words = _stems(content_words(question))
+    lower = text.lower()
+    share = sum(1 for w in words if w in lower) / len(words) if words else 0.0
+    meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
+    return round(max(share, meaning), 3)
+
+
+def _counts(items: list[BriefItem]) -> list[float]:
+    """Counts the library gave: different on-screen texts when asked, the objects at the question's
+    instant when it named one, else the most at once."""
+    texts = [float(i.rows[0]["distinct_texts"]) for i in items if i.rows and "distinct_texts" in i.rows[0]]
+    if texts:
+        return texts[:1]
+    at = [float(r["visible"]) for i in items if i.kind == "count" for r in i.rows if "visible" in r]
+    if at:
+        return at
+    inside = [float(r["max_visible"]) for i in items if i.kind == "count" for r in i.rows if "max_visible" in r]
+    if inside:
+        return inside
+    return [float(r["max_visible"]) for i in items if i.kind == "visible" for r in i.rows[:1]] + [
+        float(max(r["max_visible"] for r in i.rows)) for i in items if i.kind == "visible" and i.rows
+    ]
+
+
+def _ranked(items: list[BriefItem]) -> tuple[BriefItem, ...]:
+    """Items best first, each text row once (a hit beats the same row in a window or the digest)."""
+    priority = {"count": 0, "order": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
+    ordered = sorted(enumerate(items), key=lambda p: (priority.get(p[1].kind, 9), -p[1].score, p[0]))
+    seen: set[tuple[str, str, int]] = set()
+    out: list[BriefItem] = []
+    for _, item in ordered:
+        keys = set(item.row_keys)
+        if keys and keys <= seen and item.kind != "count":
+            continue
+        if item.kind in ("window", "row") and item.row_keys and item.row_keys[0] in seen:
+            continue
+        seen |= keys
+        out.append(item)
+    return tuple(out)
+
+
+def _only_video(memory: Memory) -> str | None:
+    rows = run_sql(memory, "SELECT video_id FROM videos WHERE status = 'ok' LIMIT 2").to_pylist()
+    return str(rows[0]["video_id"]) if len(rows) == 1 else None
+
+
+def _hybrid_hits(
+    memory: Memory, question: str, vid: str | None, encoder: Encoder | None, k: int, notes: list[str]
+) -> list[tuple[str, list[TextHit]]]:
+    """Ranked hit lists by method ('semantic', 'keyword')."""
+    out: list[tuple[str, list[TextHit]]] = []
+    if encoder is not None:
+        try:
+            found = search_texts(memory, encoder, question, k=k, video_id=vid)
+            # the two nearest in meaning whatever their score (a paraphrase can score low), then the close ones
+            out.append(("semantic", [h for n, h in enumerate(found) if h.score >= 0.2 or n < 2]))
+        except QueryError as exc:  # SearchUnavailable: no embeddings of this model
+            notes.append(f"no semantic search: {exc}")
+    else:
+        notes.append("no semantic search: no text encoder")
+    words = content_words(question)
+    if words:
+        found = keyword_search(memory, " ".join(_stems(words)), k=k, video_id=vid, match="any")
+        out.append(("keyword", found))
+    return out
+
+
+def _stems(words: list[str]) -> list[str]:
+    """Crude suffix stripping so that substring matching finds 'mention' for 'mentioned' (BM25
+    stems on its own; a stem is still a substring of every form)."""
+    out = []
+    for w in words:
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 3 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        out.append(w)
+    return list(dict.fromkeys(out))
+
+
+def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float]]:
+    """Reciprocal rank fusion (k=60) of the methods' rankings, scaled so the best possible is 1."""
+    fused: dict[tuple[str, str, int], float] = {}
+    first: dict[tuple[str, str, int], TextHit] = {}
+    for _, hits in groups:
+        for rank, h in enumerate(hits):
+            key = (h.video_id, h.source, h.item_id)
+            fused[key] = fused.get(key, 0.0) + 1.0 / (60 + rank + 1)
+            first.setdefault(key, h)
+    best = len(groups) / 61 if groups else 1.0
+    ranked = sorted(fused, key=lambda key: -fused[key])
+    return [(first[key], round(fused[key] / best, 3)) for key in ranked]
+
+
+_HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"
+
+
+def _hit_item(hit: TextHit, score: float) -> BriefItem:
+    row = _text_row(hit)
+    return BriefItem(
+        "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{_clip(hit.text)}"', score,
+        _sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id,
+    )
+
+
+@dataclass(frozen=True)
+class VideoFacts:
+    video_id: str
+    duration_s: float | None
+    categories: list[str]  # detector categories, most instances first
+    instances: dict[str, int]
+    text_rows: int  # transcript segments + on-screen text spans + captions
+    speech: int
+    spans: int
+    events: dict[str, list[float]]
+
+    def header(self) -> str:
+        length = f"{_s(self.duration_s)} long" if self.duration_s is not None else "length unknown"
+        objs = ", ".join(f"{self.instances[c]} {c}" for c in self.categories[:6]) or "none tracked"
+        return (
+            f"video {self.video_id}: {length}; speech segments {self.speech}, on-screen text spans {self.spans}; "
+            f"tracked objects: {objs}"
+        )
+
+
+def _facts(memory: Memory, vid: str) -> VideoFacts:
+    row = run_sql(
+        memory,
+        "SELECT v.duration_s, (SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
+        "(SELECT count(*) FROM ocr_spans WHERE video_id = v.video_id) AS spans, "
+        "(SELECT count(*) FROM text_items WHERE video_id = v.video_id) AS texts FROM videos AS v WHERE video_id = ?",
+        [vid],
+    ).to_pylist()[0]
+    cats = run_sql(memory, "SELECT category, instances FROM category_counts WHERE video_id = ? "
+                           "ORDER BY instances DESC, category", [vid]).to_pylist()
+    spans = run_sql(
+        memory, "SELECT start_s, end_s FROM ocr_spans WHERE video_id = ? ORDER BY start_s", [vid]
+    ).to_pylist()
+    speech = run_sql(memory, "SELECT min(start_s) AS a, max(end_s) AS b FROM transcript WHERE video_id = ?",
+                     [vid]).to_pylist()[0]
+    events: dict[str, list[float]] = {}
+    if spans:
+        first = spans[0]["start_s"]
+        events["text_appear"] = [first]
+        # a change: other text starts after the first did (the sign is replaced, or a second one comes)
+        events["text_change"] = sorted({r["start_s"] for r in spans if r["start_s"] > first + 0.25})
+        events["text_disappear"] = sorted({r["end_s"] for r in spans})
+    if speech["a"] is not None:
+        events["speech_start"] = [speech["a"]]
+        events["speech_end"] = [speech["b"]]
+    duration = row["duration_s"]
+    return VideoFacts(
+        vid, float(duration) if duration is not None else None, [c["category"] for c in cats],
+        {c["category"]: int(c["instances"]) for c in cats}, int(row["texts"]), int(row["speech"]), int(row["spans"]),
+        {k: v for k, v in events.items() if v},
+    )
+
+
+_WINDOW_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND end_s >= ? AND start_s <= ? ORDER BY start_s, source, item_id"
+)
+
+
+def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> list[BriefItem]:
+    """Speech, on-screen text and captions inside the window, the ones nearest its instant first."""
+    rows = run_sql(memory, _WINDOW_SQL, [vid, w.start_s, w.end_s]).to_pylist()
+    if w.at_s is not None:
+        rows.sort(key=lambda r: max(0.0, r["start_s"] - w.at_s, w.at_s - r["end_s"]))
+    wanted = _wanted_sources(question)
+    rows.sort(key=lambda r: r["source"] not in wanted)  # stable: the asked-about sources first
+    sql = _sql(_WINDOW_SQL, vid, w.start_s, w.end_s)
+    out = []
+    for rank, r in enumerate(rows[:8]):
+        out.append(BriefItem(
+            "window", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{_clip(r["text"])}"',
+            round(0.9 - 0.05 * rank, 3), sql, (r,), r["source"], int(r["item_id"]),
+        ))
+    return out
+
+
+def _wanted_sources(question: str) -> set[str]:
+    wanted = set()
+    if _TEXT_QUESTION.search(question):
+        wanted.add("ocr_spans")
+    if _SPEECH_QUESTION.search(question):
+        wanted.add("transcript")
+    return wanted or set(SOURCE_LABELS)
+
+
+_COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM tracks_at(?, ?) GROUP BY category ORDER BY visible DESC"
+_COUNT_IN_SQL = (
+    "SELECT category, max(n) AS max_visible, arg_max(t_s, n) AS at_s, count(DISTINCT t_s) AS frames FROM ("
+    "SELECT category, t_s, count(*) AS n FROM detections WHERE video_id = ? AND t_s BETWEEN ? AND ? "
+    "GROUP BY category, t_s) GROUP BY category ORDER BY max_visible DESC"
+)
+_LAST_SAMPLE_SQL = "SELECT max(t_s) AS t FROM detections WHERE video_id = ?"
+
+
+def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -> list[BriefItem]:
+    """Objects counted at the window's instant (tracks alive then), or the most seen at once in it."""
+    if not cats:
+        return []
+    out = []
+    if w.at_s is not None:
+        at = w.at_s
+        last = run_sql(memory, _LAST_SAMPLE_SQL, [vid]).to_pylist()[0]["t"]
+        if last is not None and at > last:  # "at the end": the last sampled frame, not past it
+            at = float(last)
+        rows = [r for r in run_sql(memory, _COUNT_AT_SQL, [vid, at]).to_pylist() if r["category"] in cats]
+        text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
+        out.append(BriefItem("count", vid, at, at, f"count at {_s(at)}: {text}", 1.0, _sql(_COUNT_AT_SQL, vid, at),
+                             tuple(rows)))
+    rows = [r for r in run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist() if r["category"] in cats]
+    text = "; ".join(f"up to {r['max_visible']} {r['category']} at once (most at {_s(r['at_s'])})" for r in rows)
+    out.append(BriefItem(
+        "count", vid, w.start_s, w.end_s, f"count in window: {text or 'no ' + ', '.join(cats) + ' detected'}", 0.9,
+        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
+    ))
+    return out
+
+
+_VISIBLE_SQL = "SELECT * FROM when_visible(?, ?, gap_s := 1.0)"
+
+
+def _visible_items(memory: Memory, vid: str, cat: str, counting: bool) -> list[BriefItem]:
+    """When `cat` is visible (merged intervals) with how many instances, as one item."""
+    rows = run_sql(memory, _VISIBLE_SQL, [vid, cat]).to_pylist()
+    if not rows:
+        return []
+    total = run_sql(memory, "SELECT instances FROM category_counts WHERE video_id = ? AND category = ?",
+                    [vid, cat]).to_pylist()
+    spans = ", ".join(f"{_span(r['start_s'], r['end_s'])} (up to {r['max_visible']})" for r in rows[:5])
+    more = f" and {len(rows) - 5} more intervals" if len(rows) > 5 else ""
+    most = max(r["max_visible"] for r in rows)
+    instances = total[0]["instances"] if total else sum(r["instances"] for r in rows)
+    text = f"{cat} visible {spans}{more}; {instances} tracked in all, at most {most} at once"
+    return [BriefItem(
+        "visible", vid, rows[0]["start_s"], rows[-1]["end_s"], text, 0.8 if counting else 0.6,
+        _sql(_VISIBLE_SQL, vid, cat), tuple(rows[:20]),
+    )]
+
+
+_DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
+
+
+def _digest_items(memory: Memory, vid: str, question: str) -> list[BriefItem]:
+    """A short video's speech and on-screen text, whole, at the lowest priority."""
+    rows = run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
+    wanted = _wanted_sources(question)
+    sql = _sql(_DIGEST_SQL, vid)
+    return [
+        BriefItem("row", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{_clip(r["text"])}"',
+                  0.3 if r["source"] in wanted else 0.2, sql, (r,), r["source"], int(r["item_id"]))
+        for r in rows
+    ]
+
+
+_NEIGHBOUR_SQL = {
+    "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
+    "before": (
+        "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1"
+    ),
+}
+
+
+def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+    """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
+    speech segment or text span next to it (score 1.0) after X itself (0.95)."""
+    relations: list[tuple[str, str]] = []
+    changed = _CHANGES_TO.search(question)
+    if changed:
+        relations.append(("after", changed.group(1)))
+    for m in _ANCHOR.finditer(question):
+        phrase = m.group(2)
+        quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
+        phrase = quoted.group(1) if quoted else phrase
+        if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
+            relations.append((m.group(1).lower(), phrase))
+    out: list[BriefItem] = []
+    wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
+    for relation, phrase in relations[:2]:
+        anchor = _anchor_hit(memory, vid, phrase, wanted, encoder)
+        if anchor is None:
+            continue
+        label = SOURCE_LABELS[anchor.source]
+        out.append(BriefItem(
+            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{_clip(anchor.text)}"', 0.95,
+            _sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source, anchor.item_id,
+        ))
+        sql = _NEIGHBOUR_SQL[relation]
+        rows = run_sql(memory, sql, [vid, anchor.source, anchor.start_s]).to_pylist()
+        for r in rows:
+            out.append(BriefItem(
+                "order", vid, r["start_s"], r["end_s"],
+                f'{label} {relation} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
+                _sql(sql, vid, anchor.source, anchor.start_s), (r,), r["source"], int(r["item_id"]),
+            ))
+    return out
+
+
+def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:
+    """The text that `phrase` names: the best of keyword and semantic search, fused."""
+    groups: list[tuple[str, list[TextHit]]] = []
+    words = content_words(phrase)
+    if words:
+        groups.append(("keyword", keyword_search(memory, " ".join(_stems(words)), k=3, video_id=vid, sources=sources,
+                                                 match="any")))
+    if encoder is not None:
+        try:
+            found = search_texts(memory, encoder, phrase, k=3, video_id=vid, sources=sources)
+            groups.append(("semantic", [h for h in found if h.score >= 0.3]))
+        except QueryError:
+            pass  # no embeddings: the words alone
+    fused = _fused(groups)
+    return fused[0][0] if fused else None
+
+
+def _text_row(hit: TextHit) -> dict[str, Any]:
+    return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
+            "end_s": hit.end_s, "text": hit.text}
+
+
+_DISTINCT_SQL = (
+    "SELECT video_id, 'ocr_spans' AS source, span_id AS item_id, start_s, end_s, text FROM ocr_spans "
+    "WHERE video_id = ? ORDER BY start_s"
+)
+
+
+def _distinct_text_items(memory: Memory, vid: str) -> list[BriefItem]:
+    """How many different texts were on screen (compared without case, spaces or punctuation)."""
+    rows = run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist()
+    distinct: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        distinct.setdefault(re.sub(r"[^a-z0-9]", "", r["text"].lower()), r)
+    listing = "; ".join(f'"{_clip(r["text"], 40)}" {_span(r["start_s"], r["end_s"])}' for r in distinct.values())
+    text = f"{len(distinct)} different on-screen texts: {listing}" if distinct else "no on-screen text"
+    return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
+                      tuple({**r, "distinct_texts": len(distinct)} for r in rows))]

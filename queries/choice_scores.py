@@ -1,0 +1,259 @@
+"""Multiple-choice support from the memory, without an LLM: each choice scored 0 to 1.
+
+A choice is read as what it is about, and checked against the memory accordingly:
+
+- a time ("around 2 to 5 seconds", "from 4 to 9 s", "at the start"): overlap with the times of the
+  best evidence for the question (intersection over union);
+- a duration, when the question asks how long: closeness to the best evidence's length;
+- a count, when the question asks how many: closeness to the counts the query library gives;
+- a denial ("it is never mentioned", "no, there is no speech"): the absence of evidence;
+- anything else: its words found in, or its meaning close to, the video's speech, on-screen text
+  and captions (keyword and semantic search of the choice itself).
+"""
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memory import Memory
+from queries.errors import QueryError
+from queries.search import Encoder, TextHit, keyword_search, search_texts
+from queries.time_phrases import number_words_to_digits, time_windows
+
+__all__ = ["ChoiceScore", "EvidenceSpan", "choice_kind", "score_choices"]
+
+_NEGATION = re.compile(
+    r"\b(never|not|no|nobody|none|nothing|neither|cannot|can't|isn't|doesn't|don't|wasn't|aren't|unknown|"
+    r"no one|not mentioned|not shown|not visible|unanswerable)\b",
+    re.I,
+)
+_SPEECH_WORDS = re.compile(r"\b(speak|speaks|spoken|speech|said|says|say|talk|talks|voice|mention|mentioned|words)\b",
+                           re.I)
+_DURATION_QUESTION = re.compile(r"\bhow long\b|\bfor how many seconds\b|\bduration\b|\bhow much time\b", re.I)
+_COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
+_WHOLE = re.compile(r"\b(the )?whole (video|clip|time)\b|\bthroughout\b|\ball the time\b|\bentire (video|clip)\b", re.I)
+_WORD = re.compile(r"[\w']+")
+_STOP = frozenset(
+    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "it", "its",
+     "this", "that", "for", "from", "by", "with", "as", "into", "about", "he", "she", "they", "them", "their", "his",
+     "her", "there", "what", "when", "where", "who", "why", "how", "which", "do", "does", "did", "so", "because"]
+)
+
+
+#: (table, id) of text rows: the ones next to what an order question is anchored on.
+Neighbors = set[tuple[str | None, int | None]]
+
+
+@dataclass(frozen=True)
+class ChoiceScore:
+    """How well the memory supports one choice of a multiple-choice question (0 to 1), and why."""
+
+    index: int
+    choice: str
+    score: float
+    reason: str  # short, for the prompt: 'overlaps speech 1.6-4.9 s', 'count 6 at 5 s', ...
+    start_s: float | None = None  # the evidence the score rests on, when it has a time
+    end_s: float | None = None
+
+
+@dataclass(frozen=True)
+class EvidenceSpan:
+    """Where the best evidence for the question lies, how strong it is (0-1), and what it is."""
+
+    start_s: float
+    end_s: float
+    weight: float
+    label: str  # 'speech', 'on-screen text', 'person visible', ...
+
+
+def choice_kind(question: str, choice: str) -> str:
+    """What a choice is about: 'duration', 'count', 'denial', 'time' or 'text'.
+
+    >>> [choice_kind("When is it said?", c) for c in ("around 2 to 5 seconds", "it is never mentioned", "a train")]
+    ['time', 'denial', 'text']
+    """
+    digits = number_words_to_digits(choice)
+    has_number = bool(re.search(r"\d", digits))
+    if _DURATION_QUESTION.search(question) and (has_number or _WHOLE.search(choice)):
+        return "duration"
+    if _COUNT_QUESTION.search(question) and has_number:
+        return "count"
+    if _NEGATION.search(choice):
+        return "denial"
+    if time_windows(choice, None) or _WHOLE.search(choice):
+        return "time"
+    return "text"
+
+
+def score_choices(
+    memory: Memory,
+    question: str,
+    choices: Sequence[str],
+    video_id: str,
+    *,
+    evidence: Sequence[EvidenceSpan],
+    counts: Sequence[float],
+    strength: float,
+    duration_s: float | None,
+    has_speech: bool,
+    encoder: Encoder | None = None,
+    neighbors: Neighbors | None = None,
+    windows: Sequence[tuple[float, float]] = (),
+    relevance: Mapping[tuple[str, int], float] | None = None,
+) -> list[ChoiceScore]:
+    """One score per choice, in the choices' order.
+
+    evidence: the best evidence for the question, best first (times and weights); counts: the
+    counts the library gave for the question's objects (at its time, or at most at once); strength:
+    how well the memory matches the question at all (0-1), which a denial is the opposite of.
+    neighbors: for "what is said right after X", the (table, id) of the rows next to X: a text
+    choice matching another row (X itself, or something said elsewhere) is marked down. windows:
+    the times the question asks about; a text choice matching a row outside them is marked down.
+    relevance: how well rows match the question (0-1, by (table, id)); without neighbors or windows,
+    and when a denial is among the choices, a text choice counts as much as the row it matches is
+    about the question.
+    """
+    out = []
+    kinds = [choice_kind(question, c) for c in choices]
+    # against a denial, a text choice counts only as much as the row it matches is about the question
+    # ("what does the speaker say about the helicopter": every choice is said, none about it)
+    calibrate = "denial" in kinds
+    for i, (choice, kind) in enumerate(zip(choices, kinds, strict=True)):
+        if kind == "duration":
+            out.append(_duration(i, choice, evidence, duration_s))
+        elif kind == "count":
+            out.append(_count(i, choice, counts))
+        elif kind == "denial":
+            out.append(_denial(i, choice, strength, has_speech))
+        elif kind == "time":
+            out.append(_time(i, choice, evidence, duration_s))
+        else:
+            focus = _Focus(neighbors or set(), list(windows), relevance or {}, _words(question), calibrate)
+            out.append(_text(memory, i, choice, video_id, encoder, focus))
+    return out
+
+
+def _number(text: str) -> float | None:
+    m = re.search(r"\d+(?:\.\d+)?", number_words_to_digits(text))
+    return float(m.group(0)) if m else None
+
+
+def _s(t: float) -> str:
+    return f"{t:.1f}".rstrip("0").rstrip(".")
+
+
+def _duration(i: int, choice: str, evidence: Sequence[EvidenceSpan], duration: float | None) -> ChoiceScore:
+    value = duration if _WHOLE.search(choice) else _number(choice)
+    if value is None or not evidence:
+        return ChoiceScore(i, choice, 0.0, "no evidence with a length")
+    best = evidence[0]
+    length = best.end_s - best.start_s
+    score = math.exp(-abs(value - length) / max(1.0, 0.25 * length)) * best.weight
+    return ChoiceScore(i, choice, round(score, 2), f"{best.label} lasts {_s(length)} s ({_s(best.start_s)}-"
+                       f"{_s(best.end_s)} s)", best.start_s, best.end_s)
+
+
+def _count(i: int, choice: str, counts: Sequence[float]) -> ChoiceScore:
+    value = _number(choice)
+    if value is None or not counts:
+        return ChoiceScore(i, choice, 0.0, "no count in the memory")
+    best = max(math.exp(-abs(value - c) / max(1.0, 0.2 * c)) for c in counts)
+    near = min(counts, key=lambda c: abs(value - c))
+    return ChoiceScore(i, choice, round(best, 2), f"the library counts {_s(near)}")
+
+
+def _denial(i: int, choice: str, strength: float, has_speech: bool) -> ChoiceScore:
+    if _SPEECH_WORDS.search(choice) and not re.search(r"\b(mention|mentioned)\b", choice, re.I):
+        score = 0.05 if has_speech else 0.95
+        return ChoiceScore(i, choice, score, "the video has speech" if has_speech else "the video has no speech")
+    score = round(max(0.0, 1.0 - strength), 2)
+    reason = "the memory matches the question" if strength >= 0.5 else "little in the memory matches the question"
+    return ChoiceScore(i, choice, score, reason)
+
+
+def _time(i: int, choice: str, evidence: Sequence[EvidenceSpan], duration: float | None) -> ChoiceScore:
+    windows: list[tuple[float, float, float | None]]
+    if _WHOLE.search(choice) and duration is not None:
+        windows = [(0.0, duration, None)]
+    else:
+        windows = [(w.start_s, w.end_s, w.at_s) for w in time_windows(choice, duration)]
+    if not windows or not evidence:
+        return ChoiceScore(i, choice, 0.0, "no evidence with a time")
+    best, where = 0.0, evidence[0]
+    for a, b, at in windows:
+        for ev in evidence:
+            if at is not None:  # "at about 19 seconds": near where the evidence starts, or inside it
+                inside = ev.start_s - 1.0 <= at <= ev.end_s
+                fit = 1.0 if inside else max(0.0, 1.0 - min(abs(at - ev.start_s), abs(at - ev.end_s)) / 4.0)
+            else:  # "from 4 to 9 seconds": intersection over union
+                inter = max(0.0, min(b, ev.end_s) - max(a, ev.start_s))
+                union = max(b, ev.end_s) - min(a, ev.start_s)
+                fit = inter / union if union > 0 else float(a <= ev.start_s <= b)
+            if fit * ev.weight > best:
+                best, where = fit * ev.weight, ev
+    reason = f"overlaps {where.label} {_s(where.start_s)}-{_s(where.end_s)} s" if best > 0 else (
+        f"no overlap with {where.label} {_s(where.start_s)}-{_s(where.end_s)} s")
+    return ChoiceScore(i, choice, round(best, 2), reason, where.start_s, where.end_s)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+@dataclass(frozen=True)
+class _Focus:
+    """Where the question points: rows next to its anchor, its time windows, its relevant rows."""
+
+    neighbors: Neighbors
+    windows: list[tuple[float, float]]
+    relevance: Mapping[tuple[str, int], float]
+    question_words: list[str]
+    calibrate: bool  # weigh by relevance to the question (when a denial competes)
+
+    def weigh(self, score: float, hit: TextHit) -> tuple[float, str]:
+        if self.neighbors:
+            if (hit.source, hit.item_id) in self.neighbors:
+                return score, ""
+            return score * 0.3, "not next in order; "  # said or shown, but not where the order points
+        if self.windows:
+            if any(hit.start_s <= b and hit.end_s >= a for a, b in self.windows):
+                return score, ""
+            return score * 0.3, "outside the asked time; "
+        about = self.relevance.get((hit.source, hit.item_id))
+        if about is None:
+            found = set(_words(hit.text))
+            words = self.question_words
+            about = sum(1 for w in words if w in found) / len(words) if words else 0.0
+        if not self.calibrate:  # relevance only breaks ties between choices said or shown alike
+            return score * (0.8 + 0.2 * about), ""
+        return score * (0.4 + 0.6 * about), "" if about >= 0.3 else "little to do with the question; "
+
+
+def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None, focus: _Focus) -> ChoiceScore:
+    words = _words(choice)
+    best, where = 0.0, None
+    if words:
+        for hit in keyword_search(memory, " ".join(words), k=3, video_id=vid, match="any"):
+            found = set(_words(hit.text))
+            share = sum(1 for w in words if w in found or any(f.startswith(w[:5]) for f in found if len(w) > 4))
+            score = share / len(words)
+            if score > best:
+                best, where = score, hit
+    if encoder is not None:
+        try:
+            for hit in search_texts(memory, encoder, choice, k=1, video_id=vid):
+                score = min(1.0, max(0.0, (hit.score - 0.15) / 0.55))
+                if score > best:
+                    best, where = score, hit
+        except QueryError:
+            pass  # no embeddings of this model: the words alone decide
+    if where is None:
+        return ChoiceScore(i, choice, 0.0, "not found in speech or on-screen text")
+    label = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}[where.source]
+    best, why = focus.weigh(best, where)
+    label = why + label
+    text = " ".join(where.text.split())
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return ChoiceScore(i, choice, round(best, 2), f'like {label} {_s(where.start_s)}-{_s(where.end_s)} s "{text}"',
+                       where.start_s, where.end_s)

@@ -1,0 +1,336 @@
+"""Time expressions in a question, resolved to windows of the video: "20 seconds in", "in the first ten
+seconds", "between 3 and 8 s", "at the end", "after the sign changes".
+
+Pure text work: `time_windows` needs the video's duration for phrases relative to its end and the
+times of events ('text_change', 'speech_start', ...) for phrases anchored on them; `queries.brief`
+reads both from the memory. Phrases it cannot resolve (no duration, no such event) are left out,
+never guessed.
+
+>>> [(w.start_s, w.end_s, w.at_s) for w in time_windows("How many people are there 20 seconds in?", 60)]
+[(18.0, 22.0, 20.0)]
+>>> [(w.start_s, w.end_s) for w in time_windows("What is said in the first ten seconds?", 60)]
+[(0.0, 10.0)]
+"""
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["EVENTS", "TimeWindow", "number_words_to_digits", "parse_seconds", "time_windows"]
+
+#: Events a phrase may be anchored on, and the words that name them.
+EVENTS = ("text_appear", "text_change", "text_disappear", "speech_start", "speech_end")
+
+#: Half-width of the window around a point in time ("20 seconds in"): sampled rows (frames every
+#: half second or so, speech segments of a few seconds) near the point fall inside it.
+POINT_HALF_WIDTH_S = 2.0
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A span of the video a question points at; `at_s` is the instant when it names one."""
+
+    start_s: float
+    end_s: float
+    phrase: str  # the words of the question it came from
+    at_s: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.end_s < self.start_s:
+            raise ValueError(f"a time window must end after it starts, got {self.start_s}..{self.end_s}")
+
+    def overlaps(self, start_s: float, end_s: float) -> bool:
+        return start_s <= self.end_s and end_s >= self.start_s
+
+
+# ------------------------------------------------------------------------------ numbers
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?|({'|'.join(_UNITS)}))\b", re.IGNORECASE
+)
+_PHRASES = (  # idioms first: "half a minute" must not become "half 1 minute"
+    (re.compile(r"\bhalf an? minute\b", re.I), "30 seconds"),
+    (re.compile(r"\ba minute and a half\b", re.I), "90 seconds"),
+    (re.compile(r"\ba couple of seconds\b", re.I), "2 seconds"),
+    (re.compile(r"\b(first|opening|last|final|closing) (?:few|couple of) seconds\b", re.I), r"\1 3 seconds"),
+    (re.compile(r"\ba few seconds\b", re.I), "3 seconds"),
+    (re.compile(r"\b(an?|one) (second|minute)\b", re.I), r"1 \2"),
+)
+
+
+def number_words_to_digits(text: str) -> str:
+    """`text` with number words written as digits ('twenty-five' -> '25'), lower-cased.
+
+    >>> number_words_to_digits("In the first Ten seconds, after half a minute")
+    'in the first 10 seconds, after 30 seconds'
+    """
+    out = text.lower()
+    for pattern, repl in _PHRASES:
+        out = pattern.sub(repl, out)
+
+    def word(m: re.Match[str]) -> str:
+        if m.group(3):
+            return str(_UNITS[m.group(3).lower()])
+        return str(_TENS[m.group(1).lower()] + (_UNITS[m.group(2).lower()] if m.group(2) else 0))
+
+    return _NUMBER_WORD.sub(word, out)
+
+
+_NUM = r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)?)"
+_UNIT = r"(s|secs?|seconds?|m|mins?|minutes?|ms|h|hours?)\b"
+_OPT_UNIT = rf"(?:\s*-?\s*{_UNIT})?"
+
+
+def parse_seconds(number: str, unit: str | None = None) -> float:
+    """'20' s, '1.5' min, '1:20' (m:ss) or '1:02:03' (h:mm:ss) as seconds.
+
+    >>> parse_seconds("1:20"), parse_seconds("2", "minutes"), parse_seconds("250", "ms")
+    (80.0, 120.0, 0.25)
+    """
+    if ":" in number:
+        total = 0.0
+        for part in number.split(":"):
+            total = total * 60 + float(part)
+        return total
+    value = float(number)
+    u = (unit or "s").lower()
+    if u == "ms":
+        return value / 1000
+    if u.startswith("h"):
+        return value * 3600
+    if u.startswith("m"):
+        return value * 60
+    return value
+
+
+# ------------------------------------------------------------------------------ phrases
+
+_VIDEO = r"(?:\s+(?:of|into|in|through)\s+(?:the|this)\s+(?:video|clip|recording|footage|film))?"
+_EVENT_SUBJECT = (
+    r"(?:on-?screen\s+|screen\s+|displayed\s+|written\s+|shown\s+)?"
+    r"(?:sign|text|caption|title|banner|label|writing|message|board|notice|subtitle)s?"
+)
+_EVENT_VERBS: dict[str, str] = {
+    "text_change": r"(?:changes?|changed|changing|switches|switched|is replaced|gets replaced|updates?|updated)",
+    "text_appear": r"(?:appears?|appeared|shows up|showed up|comes up|came up|is shown|is displayed|pops up)",
+    "text_disappear": r"(?:disappears?|disappeared|goes away|went away|vanishes|vanished|is gone|is removed)",
+}
+_SPEECH_EVENTS: dict[str, str] = {
+    "speech_start": (
+        r"(?:the\s+)?(?:speaker|narrator|voice|someone|anyone|person)\s+(?:starts|begins|started|began)\s+"
+        r"(?:to\s+)?(?:speak|speaking|talk|talking)|(?:anyone|someone|the\s+speaker)\s+(?:speaks|says anything|talks)"
+    ),
+    "speech_end": (
+        r"(?:the\s+)?(?:speaker|narrator|voice|someone|person)\s+(?:stops|finishes|stopped|finished|ends|is done)"
+        r"(?:\s+(?:speaking|talking))?|(?:the\s+)?(?:speech|talking|announcement)\s+(?:ends|stops|is over)"
+    ),
+}
+
+Resolver = Callable[[re.Match[str], float | None], list[tuple[float, float, float | None]]]
+
+
+def _dur_needed(
+    f: Callable[[re.Match[str], float], list[tuple[float, float, float | None]]],
+) -> Resolver:
+    def wrapped(m: re.Match[str], duration: float | None) -> list[tuple[float, float, float | None]]:
+        return [] if duration is None else f(m, duration)
+
+    return wrapped
+
+
+def _sec(m: re.Match[str], i: int) -> float:
+    return parse_seconds(m.group(i), m.group(i + 1))
+
+
+def _range(m: re.Match[str], _: float | None) -> list[tuple[float, float, float | None]]:
+    a = parse_seconds(m.group(1), m.group(2) or m.group(4))
+    b = parse_seconds(m.group(3), m.group(4) or m.group(2))
+    return [(min(a, b), max(a, b), None)]
+
+
+def _point(m: re.Match[str], _: float | None) -> list[tuple[float, float, float | None]]:
+    t = _sec(m, 1)
+    return [(max(0.0, t - POINT_HALF_WIDTH_S), t + POINT_HALF_WIDTH_S, t)]
+
+
+def _first(m: re.Match[str], _: float | None) -> list[tuple[float, float, float | None]]:
+    return [(0.0, _sec(m, 1), None)]
+
+
+def _last(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(max(0.0, duration - _sec(m, 1)), duration, None)]
+
+
+def _after(m: re.Match[str], duration: float | None) -> list[tuple[float, float, float | None]]:
+    t = _sec(m, 1)
+    end = duration if duration is not None else math.inf
+    return [(t, max(t, end), None)]
+
+
+def _before(m: re.Match[str], _: float | None) -> list[tuple[float, float, float | None]]:
+    return [(0.0, _sec(m, 1), None)]
+
+
+def _edge(duration: float) -> float:
+    """How much of a video "the start" or "the end" is: a tenth, from 3 s to 30 s."""
+    return min(max(3.0, duration / 10), 30.0, duration)
+
+
+def _start(m: re.Match[str], duration: float | None) -> list[tuple[float, float, float | None]]:
+    span = _edge(duration) if duration is not None else 3.0
+    return [(0.0, span, 0.0)]
+
+
+def _end(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(max(0.0, duration - _edge(duration)), duration, duration)]
+
+
+def _middle(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    half = _edge(duration)
+    return [(max(0.0, duration / 2 - half), min(duration, duration / 2 + half), duration / 2)]
+
+
+def _first_half(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(0.0, duration / 2, None)]
+
+
+def _second_half(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(duration / 2, duration, None)]
+
+
+#: (pattern over number_words_to_digits(question), resolver); earlier patterns win the words they
+#: match, so a range's numbers are not read again as points.
+_RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
+    (re.compile(rf"\b(?:between|from)\s+{_NUM}{_OPT_UNIT}\s+(?:and|to|until|till)\s+{_NUM}{_OPT_UNIT}"), _range),
+    (re.compile(rf"\b{_NUM}{_OPT_UNIT}\s*(?:-|–|to)\s*{_NUM}\s*-?\s*{_UNIT}"), _range),
+    (
+        re.compile(rf"\b(?:in|during|within|over|for)?\s*the\s+(?:first|opening|initial)\s+{_NUM}\s*-?\s*{_UNIT}"),
+        _first,
+    ),
+    (re.compile(rf"\b(?:first|opening)\s+{_NUM}\s*-?\s*{_UNIT}"), _first),
+    (re.compile(rf"\b(?:the\s+)?(?:last|final|closing)\s+{_NUM}\s*-?\s*{_UNIT}"), _dur_needed(_last)),
+    (
+        re.compile(
+            rf"\b(?:after|past|later than|beyond|from|since|following)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"
+            rf"(?:\s*mark|\s*point)?{_VIDEO}"
+        ),
+        _after,
+    ),
+    (re.compile(rf"\b(?:after|past|beyond)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+mark"), _after),
+    (
+        re.compile(
+            rf"\b(?:before|until|till|up to|prior to|earlier than|by)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"
+            rf"(?:\s*mark|\s*point)?{_VIDEO}"
+        ),
+        _before,
+    ),
+    (re.compile(rf"\b(?:before|until|prior to)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+mark"), _before),
+    (re.compile(rf"\b{_NUM}\s*-?\s*{_UNIT}\s+(?:in|into)\b"), _point),
+    (re.compile(rf"\b(?:at|around|about|near|by)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+(?:mark|timestamp)"), _point),
+    (re.compile(r"\b(?:at|around|near)\s+(?:second|minute)\s+(\d+(?:\.\d+)?)()"), _point),
+    (re.compile(rf"\b(?:at|around|about|near|approximately|roughly)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"), _point),
+    (re.compile(r"\b(?:at|around|near)\s+(\d{1,2}:\d{2}(?::\d{2})?)()"), _point),
+    (re.compile(rf"\b(?:at\s+)?(?:time\s+)?t\s*=\s*{_NUM}{_OPT_UNIT}"), _point),
+    (re.compile(r"\b(?:first|1st)\s+half\b"), _dur_needed(_first_half)),
+    (re.compile(r"\b(?:second|2nd|last)\s+half\b"), _dur_needed(_second_half)),
+    (
+        re.compile(
+            r"\b(?:at|in|near|towards?|by|during|around)\s+the\s+(?:very\s+)?"
+            r"(?:end|ending|close|finish|last moments?)\b"
+            r"|\bfinal (?:moments?|seconds|frames?)\b|\bbefore (?:it|the video|the clip) ends\b"
+            r"|\bthe (?:video|clip) ends\b|\bat the last frame\b|\blast frame\b"
+        ),
+        _dur_needed(_end),
+    ),
+    (
+        re.compile(
+            r"\b(?:at|in|near|towards?|during|from)\s+the\s+(?:very\s+)?(?:start|beginning|outset|opening)\b"
+            r"|\b(?:very\s+)?first\s+(?:frame|moments?|seconds)\b|\binitially\b|\bat first\b"
+            r"|\bopening (?:shot|scene|frame)\b"
+            r"|\bwhen the (?:video|clip) (?:starts|begins)\b"
+        ),
+        _start,
+    ),
+    (
+        re.compile(r"\b(?:in|at|around|near|during)\s+the\s+middle\b|\bhalfway(?:\s+through)?\b|\bmid-?way\b"),
+        _dur_needed(_middle),
+    ),
+)
+
+_RELATION = r"\b(after|before|once|when|while|until|till|since|as soon as|right after|just after|by the time)\s+"
+
+
+def time_windows(
+    question: str,
+    duration_s: float | None = None,
+    events: Mapping[str, Sequence[float]] | None = None,
+) -> list[TimeWindow]:
+    """The windows of the video that time phrases in `question` point at, in the order they appear.
+
+    `duration_s`: the video's length (for "at the end", "the last 5 seconds"; windows are clipped to
+    it). `events`: event name (see `EVENTS`) -> the times it happens, in order, for phrases like
+    "after the sign changes" (the first occurrence is used).
+
+    >>> [(w.start_s, w.end_s) for w in time_windows("What does the sign say after the sign changes?", 20,
+    ...                                              {"text_change": [9.0]})]
+    [(9.0, 20.0)]
+    """
+    text = number_words_to_digits(question)
+    found: list[tuple[int, TimeWindow]] = []
+    for pos, phrase, start, end, at in _event_windows(text, duration_s, events or {}):
+        found.append((pos, _window(start, end, at, phrase, duration_s)))
+        text = text.replace(phrase, " " * len(phrase), 1)
+    for pattern, resolve in _RULES:
+        for m in list(pattern.finditer(text)):
+            spans = resolve(m, duration_s)
+            for start, end, at in spans:
+                if duration_s is not None and start >= duration_s > 0:
+                    continue  # a time past the video's end points at nothing in it (its words stay used)
+                found.append((m.start(), _window(start, end, at, m.group(0).strip(), duration_s)))
+            if spans:
+                text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    found.sort(key=lambda p: p[0])
+    out: list[TimeWindow] = []
+    for _, w in found:
+        if w not in out:
+            out.append(w)
+    return out
+
+
+def _window(start: float, end: float, at: float | None, phrase: str, duration: float | None) -> TimeWindow:
+    if duration is not None:
+        start, end = min(start, duration), min(end, duration)
+        at = None if at is None else min(at, duration)
+    return TimeWindow(round(start, 3), round(end, 3), phrase, None if at is None else round(at, 3))
+
+
+def _event_windows(
+    text: str, duration: float | None, events: Mapping[str, Sequence[float]]
+) -> list[tuple[int, str, float, float, float | None]]:
+    """Phrases anchored on an event: after/before/when the sign changes, the speaker starts, ..."""
+    out = []
+    patterns = {name: rf"(?:the\s+|a\s+|any\s+)?{_EVENT_SUBJECT}\s+{verb}" for name, verb in _EVENT_VERBS.items()}
+    patterns.update(_SPEECH_EVENTS)
+    for name, subject in patterns.items():
+        times = sorted(events.get(name, ()))
+        if not times:
+            continue
+        t = float(times[0])
+        for m in re.finditer(_RELATION + rf"(?:{subject})", text):
+            relation = m.group(1)
+            end = duration if duration is not None else math.inf
+            if relation in ("before", "until", "till", "by the time"):
+                start, stop, at = 0.0, t, None
+            elif relation in ("when", "as soon as", "right after", "just after", "while"):
+                start, stop, at = max(0.0, t - POINT_HALF_WIDTH_S / 2), min(end, t + POINT_HALF_WIDTH_S), t
+            else:  # after, since, once
+                start, stop, at = t, end, None
+            out.append((m.start(), m.group(0), start, max(start, stop), at))
+    return out

@@ -1,0 +1,74 @@
+"""Every planner starts from the evidence brief: it is in the first message of every chain, fenced
+as data, before the question; the answer's evidence names the brief items it used; a budget of 0
+turns it off. The chat model is scripted; the memory is real (tests/test_queries_data.py)."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents import AgentSettings, ask
+from agents.brief import BRIEF_TOOL
+from agents.steps import Observation
+from agents.tools.base import ToolContext
+from memory import open_memory
+from tests.planner_fakes import STRATEGY_CRITIC, FakeTool, ScriptedChat, act, finish, finish_tool, when_tool
+
+
+@pytest.fixture(scope="module")
+def known(known_memory: Path) -> Any:
+    with open_memory(known_memory, read_only=True) as mem:
+        yield mem
+
+
+def _ctx(mem: Any, llm: Any, minilm: Any) -> ToolContext:
+    return ToolContext(memory=mem, llm=llm, video_id="vA", encoders={"text": minilm})
+
+
+def test_first_message_carries_the_brief_and_the_answer_its_evidence(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([act("when", "red train"), finish("From 1 s to 3.5 s: the red train leaves the station.")])
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    first, second = llm.calls
+    user = first[1].content
+    assert user.index("Evidence brief") < user.index("<<<evidence brief") < user.index("Question: When is the red")
+    assert '1-3.5 s speech: "The red train leaves the station early in the morning." <- best match' in user
+    assert second[1] == first[1]  # the same first message on every call: the prompt cache holds
+    assert answer.brief and answer.brief in user
+    used = [ev for ev in answer.evidence if ev.tool == BRIEF_TOOL]
+    assert used and used[0].rows[0]["text"].startswith("The red train")
+    assert used[0].sql and "text_items" in used[0].sql and used[0].times_s == (1.0, 3.5)
+    assert answer.to_dict()["brief"] == answer.brief
+
+
+def test_brief_tokens_zero_turns_it_off(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([finish("At 1 s.")])
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[finish_tool()],
+                 settings=AgentSettings(brief_tokens=0))
+    assert llm.calls[0][1].content.startswith("Question:") and answer.brief == ""
+    assert not [ev for ev in answer.evidence if ev.tool == BRIEF_TOOL]
+
+
+def test_every_chain_of_a_planner_starts_from_it(known: Any, minilm: Any) -> None:
+    """Strategy sampling runs one chain per strategy: each chain's first message has the brief."""
+    llm = ScriptedChat(
+        [finish("At 1 s."), finish("At 1 s."), finish("At 1 s.")],
+        routes={STRATEGY_CRITIC: ["Strategy 1: YES\nStrategy 2: YES\nStrategy 3: YES"] * 3},
+    )
+    tools = [when_tool(), FakeTool("get_transcript", Observation("[1-3.5] The red train")), finish_tool()]
+    ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="strategies", tools=tools)
+    chains = [c for c, kind in zip(llm.calls, llm.kinds, strict=True) if kind == "chain"]
+    assert len(chains) >= 2
+    assert all("<<<evidence brief" in c[1].content for c in chains)
+
+
+def test_bad_budget_is_a_clear_error() -> None:
+    from agents.errors import AgentError
+
+    with pytest.raises(AgentError, match="brief_tokens must be an integer >= 0"):
+        AgentSettings(brief_tokens=-1)
+
+
+def test_no_memory_no_brief() -> None:
+    llm = ScriptedChat([finish("done")])
+    answer = ask("When?", ToolContext(memory=None, llm=llm, video_id="v1"), tools=[finish_tool()])  # type: ignore[arg-type]
+    assert answer.brief == "" and llm.calls[0][1].content.startswith("Question: When?")

@@ -1,0 +1,264 @@
+"""The evidence brief (queries/brief.py, time_phrases.py, choice_scores.py): time phrases resolved to
+windows (table in tests/data/time_phrases.tsv), hybrid hits on real memories, library counts, choice
+scores, the token budget, and the SQL each item names. No LLM anywhere."""
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory import open_memory
+from queries import evidence_brief, run_sql, time_windows
+from queries.brief import Brief, content_words, object_categories
+from queries.choice_scores import choice_kind
+from queries.errors import ParameterError, UnknownVideoError
+
+TABLE = Path(__file__).parent / "data" / "time_phrases.tsv"
+EVENTS = {"text_appear": [4.0], "text_change": [9.0], "text_disappear": [9.0], "speech_start": [2.0],
+          "speech_end": [5.0]}
+
+
+def _table() -> list[Any]:
+    cases = []
+    for line in TABLE.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        question, duration, expected = line.split("\t")
+        cases.append(pytest.param(question, None if duration == "-" else float(duration), expected, id=question))
+    return cases
+
+
+def _windows_text(question: str, duration: float | None) -> str:
+    out = []
+    for w in time_windows(question, duration, EVENTS):
+        span = f"{w.start_s:g}-{w.end_s:g}" if math.isfinite(w.end_s) else f"{w.start_s:g}-inf"
+        out.append(span + (f"@{w.at_s:g}" if w.at_s is not None else ""))
+    return ";".join(out) or "none"
+
+
+@pytest.mark.parametrize(("question", "duration", "expected"), _table())
+def test_time_phrases_resolve_to_windows(question: str, duration: float | None, expected: str) -> None:
+    assert _windows_text(question, duration) == expected
+
+
+def test_time_phrases_table_is_large_and_has_negatives() -> None:
+    cases = _table()
+    assert len(cases) >= 50
+    assert sum(1 for c in cases if c.values[2] == "none") >= 5  # phrases that must not become windows
+
+
+def test_anchored_phrase_without_that_event_gives_no_window() -> None:
+    assert time_windows("What does the sign say after the sign changes?", 20.0, {}) == []
+    assert time_windows("What is said after the speaker stops talking?", 20.0, {"text_change": [3.0]}) == []
+
+
+def test_words_and_categories() -> None:
+    assert content_words("When does the speaker mention the red train?") == ["red", "train"]
+    assert object_categories("How many pedestrians and bikes?", ["bicycle", "car", "person"]) == ["bicycle", "person"]
+    assert object_categories("How many dogs?", ["person"]) == []
+
+
+# ------------------------------------------------------------------------------ on memories
+
+
+@pytest.fixture(scope="module")
+def known(known_memory: Path) -> Any:
+    with open_memory(known_memory, read_only=True) as mem:
+        yield mem
+
+
+def _replay(mem: Any, sql: str) -> list[dict[str, Any]]:
+    return run_sql(mem, sql).to_pylist()
+
+
+def test_hybrid_hits_find_the_sentence_by_words_and_by_meaning(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(known, "When does the speaker mention the red train?", video_id="vA", encoder=minilm)
+    top = next(i for i in brief.items if i.kind == "hit")
+    assert (top.source, top.item_id, top.start_s, top.end_s) == ("transcript", 0, 1.0, 3.5)
+    assert top.score == 1.0  # first by both semantic and keyword search
+    assert _replay(known, top.sql)[0]["text"] == "The red train leaves the station early in the morning."
+    # no word in common with the sentence: only the embedding finds it
+    meaning = evidence_brief(known, "Which locomotive departs at dawn?", video_id="vA", encoder=minilm)
+    assert next(i for i in meaning.items if i.kind == "hit").item_id == 0
+    assert not meaning.notes
+
+
+def test_keyword_search_alone_without_an_encoder(known: Any) -> None:
+    brief = evidence_brief(known, "When is the red train mentioned?", video_id="vA")
+    assert brief.notes == ("no semantic search: no text encoder",)
+    top = next(i for i in brief.items if i.kind == "hit")
+    assert (top.source, top.item_id) == ("transcript", 0)
+
+
+def test_whole_memory_brief_picks_the_video_of_the_best_hit(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
+    assert brief.video_id == "vB"
+    assert ("vB", "transcript", 1) in brief.row_keys()
+
+
+def test_time_window_rows_and_counts_from_the_library(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA", encoder=minilm)
+    assert [(w.start_s, w.end_s, w.at_s) for w in brief.windows] == [(0.0, 4.0, 2.0)]
+    at = next(i for i in brief.items if i.kind == "count" and i.start_s == 2.0)
+    assert at.rows == ({"category": "person", "visible": 2},)  # tracks 1 and 2 are both alive at 2 s
+    assert _replay(known, at.sql) == [{"category": "person", "visible": 2}, {"category": "car", "visible": 1}]
+    visible = next(i for i in brief.items if i.kind == "visible")
+    assert "person visible 0-4 s (up to 2), 7-9 s (up to 1)" in visible.text
+    assert len(_replay(known, visible.sql)) == 2
+
+
+def test_after_the_sign_changes_reads_the_ocr_spans(known: Any) -> None:
+    brief = evidence_brief(known, "What does the sign say after the sign changes?", video_id="vA")
+    assert [(w.start_s, w.end_s) for w in brief.windows] == [(15.0, 20.0)]  # span 1 starts at 15 s
+    window = [i for i in brief.items if i.kind == "window"]
+    assert ("vA", "ocr_spans", 1) in {k for i in window for k in i.row_keys}
+    assert ("vA", "ocr_spans", 0) not in {k for i in window for k in i.row_keys}
+
+
+def test_choice_scores(known: Any, minilm: Any) -> None:
+    when = evidence_brief(
+        known, "When does the speaker mention the red train?", video_id="vA", encoder=minilm,
+        choices=["around 1 to 3 seconds", "around 12 seconds", "it is never mentioned"],
+    )
+    assert [c.score for c in when.choices].index(max(c.score for c in when.choices)) == 0
+    assert when.choices[1].score < 0.2 and when.choices[2].score == 0.0  # 12 s: only near a weak caption
+    count = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA", choices=["1", "2", "4"])
+    assert count.choices[1].score == 1.0 and count.choices[0].score < 0.5
+    why = evidence_brief(
+        known, "What does the speaker ask the viewer to do?", video_id="vA", encoder=minilm,
+        choices=["count the people walking across the square", "announce a departure", "buy a ticket"],
+    )
+    assert why.choices[0].score >= 0.8 and max(c.score for c in why.choices[1:]) < 0.6
+    absent = evidence_brief(
+        known, "When does the speaker mention the blue submarine?", video_id="vA", encoder=minilm,
+        choices=["around 1 to 3 seconds", "it is never mentioned"],
+    )
+    assert absent.choices[1].score > absent.choices[0].score
+    long = evidence_brief(known, "How long is the sign PLATFORM 9 EXIT on screen?", video_id="vA",
+                          choices=["about 1 second", "about 5 seconds", "the whole video"])
+    assert max(long.choices, key=lambda c: c.score).index == 1  # span 0: 4 to 9 s
+
+
+@pytest.mark.parametrize(
+    ("question", "choice", "kind"),
+    [
+        ("When is it said?", "around 2 to 5 seconds", "time"),
+        ("When is it said?", "from 4 to 9 seconds", "time"),
+        ("When is it said?", "it is never mentioned", "denial"),
+        ("Does anyone speak?", "no, there is no speech", "denial"),
+        ("How many people are there?", "about six", "count"),
+        ("How long does the sign stay?", "the whole video", "duration"),
+        ("What does the train do?", "it leaves the station", "text"),
+    ],
+)
+def test_choice_kinds(question: str, choice: str, kind: str) -> None:
+    assert choice_kind(question, choice) == kind
+
+
+def test_render_fits_the_budget_and_fences_video_text(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(known, "What is said between 0 and 30 seconds?", video_id="vB", encoder=minilm)
+
+    def fence(text: str, what: str) -> str:
+        return f"<<<{what}\n{text}\n>>>"
+
+    full = brief.render(600, quote=fence)
+    assert "<<<evidence brief\n" in full and full.endswith(">>>")
+    assert len(full) / 3.6 <= 600
+    small = brief.render(80, quote=fence)
+    assert len(small) < len(full) and len(brief.fitted(80)) < len(brief.fitted(600))
+    assert brief.row_keys(80) < brief.row_keys(600)
+    assert brief.row_keys(None) >= brief.row_keys(600)
+
+
+def test_every_item_names_sql_that_runs(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(
+        known, "How many people are visible at the start, and what does the sign say after 5 s?", video_id="vA",
+        encoder=minilm, choices=["2", "3"],
+    )
+    kinds = {i.kind for i in brief.items}
+    assert {"hit", "window", "count", "visible"} <= kinds
+    for item in brief.items:
+        assert isinstance(_replay(known, item.sql), list), item.sql
+
+
+def test_bad_input_is_a_clear_error(known: Any) -> None:
+    with pytest.raises(UnknownVideoError, match="no video 'nope'"):
+        evidence_brief(known, "What is said?", video_id="nope")
+    with pytest.raises(ParameterError, match="question must be a non-empty string"):
+        evidence_brief(known, "  ", video_id="vA")
+
+
+def test_brief_of_a_question_with_no_words_to_search(known: Any) -> None:
+    brief = evidence_brief(known, "What?", video_id="vA")
+    assert isinstance(brief, Brief) and not [i for i in brief.items if i.kind == "hit"]
+    assert brief.render().startswith("Evidence brief:")
+
+
+def test_real_speech_clips(asr_memory: Path, truth: dict[str, Any]) -> None:
+    """Whisper's segment of the ingested speech clip is the top hit, with its real times."""
+    with open_memory(asr_memory, read_only=True) as mem:
+        brief = evidence_brief(mem, "When is the red train mentioned?")
+        top = next(i for i in brief.items if i.kind == "hit")
+        seg = truth["clips"]["speech_sign"]["speech"]["whisper_base_segment_s"]
+        assert top.source == "transcript" and "train" in top.text.lower()
+        assert abs(top.start_s - seg[0]) < 1.0 and abs(top.end_s - seg[1]) < 1.0
+        said = evidence_brief(
+            mem, "When does someone ask to count the people?", video_id=top.video_id,
+            choices=["around 2 to 5 seconds", "it is never mentioned"],
+        )
+        # the count request is in the other clip: in this one it is never said
+        assert said.choices[1].score > said.choices[0].score
+
+
+def test_keyword_search_any_word(known: Any) -> None:
+    from queries import keyword_search
+
+    assert keyword_search(known, "red submarine", video_id="vA") == []  # every word, by default
+    hits = keyword_search(known, "red submarine", video_id="vA", match="any")
+    assert [(h.source, h.item_id) for h in hits] == [("transcript", 0)]
+    more = keyword_search(known, "people square red", video_id="vA", match="any")
+    assert (more[0].source, more[0].item_id) == ("transcript", 1)  # two of the words beat one
+    with pytest.raises(ParameterError, match="match must be 'all' or 'any'"):
+        keyword_search(known, "red", match="some")  # type: ignore[arg-type]
+
+
+def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: Any) -> None:
+    after = evidence_brief(
+        known, "What does the speaker say right after the red train?", video_id="vA", encoder=minilm,
+        choices=["the rain in the mountains", "counting the people in the square", "the red train"],
+    )
+    order = [i for i in after.items if i.kind == "order"]
+    assert sorted((i.source, i.item_id, i.score) for i in order) == [("transcript", 0, 0.95), ("transcript", 1, 1.0)]
+    assert max(after.choices, key=lambda c: c.score).index == 1  # said next; the others are said elsewhere
+    assert "not next in order" in after.choices[0].reason
+    before = evidence_brief(known, "Which text was shown before 'CAMERA 2 NORTH GATE' appeared?", video_id="vA")
+    assert ("vA", "ocr_spans", 0) in {k for i in before.items if i.kind == "order" for k in i.row_keys}
+    changed = evidence_brief(known, "What does the sign 'PLATFORM 9 EXIT' change to?", video_id="vA")
+    nxt = [i for i in changed.items if i.kind == "order" and i.score == 1.0]
+    assert [(i.source, i.item_id) for i in nxt] == [("ocr_spans", 1)]
+    for item in order + nxt:
+        assert _replay(known, item.sql)[0]["text"] == item.rows[0]["text"]
+
+
+def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
+    brief = evidence_brief(known, "How many different signs appear on screen?", video_id="vA", choices=["1", "2", "3"])
+    counted = next(i for i in brief.items if i.kind == "count")
+    assert counted.text.startswith("2 different on-screen texts")
+    assert {("vA", "ocr_spans", 0), ("vA", "ocr_spans", 1)} <= set(counted.row_keys)
+    assert max(brief.choices, key=lambda c: c.score).index == 1
+
+
+def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(
+        known, "What does the speaker talk about 13 seconds in?", video_id="vA", encoder=minilm,
+        choices=["the red train leaving", "rain in the mountains tomorrow"],
+    )
+    assert brief.choices[1].score > brief.choices[0].score
+    assert "outside the asked time" in brief.choices[0].reason
+    # the same choices without a time: the question decides which row is relevant
+    free = evidence_brief(
+        known, "What does the speaker say about the weather?", video_id="vA", encoder=minilm,
+        choices=["the red train leaving", "rain in the mountains tomorrow"],
+    )
+    assert free.choices[1].score > free.choices[0].score
