@@ -28,7 +28,7 @@ from queries import _checks
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.run import run_sql
-from queries.search import Encoder, TextHit, keyword_search, search_texts
+from queries.search import Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.time_phrases import TimeWindow, time_windows
 
 __all__ = [
@@ -468,17 +468,7 @@ def _stems(words: list[str]) -> list[str]:
 
 
 def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float]]:
-    """Reciprocal rank fusion (k=60) of the methods' rankings, scaled so the best possible is 1."""
-    fused: dict[tuple[str, str, int], float] = {}
-    first: dict[tuple[str, str, int], TextHit] = {}
-    for _, hits in groups:
-        for rank, h in enumerate(hits):
-            key = (h.video_id, h.source, h.item_id)
-            fused[key] = fused.get(key, 0.0) + 1.0 / (60 + rank + 1)
-            first.setdefault(key, h)
-    best = len(groups) / 61 if groups else 1.0
-    ranked = sorted(fused, key=lambda key: -fused[key])
-    return [(first[key], round(fused[key] / best, 3)) for key in ranked]
+    return [(hit, score) for hit, score, _ in fuse_ranks(groups)]
 
 
 _HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"

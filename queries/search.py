@@ -6,6 +6,7 @@
   vector of the same model) against `frame_embeddings`; `frames_like`: by example, from a frame
   already in the memory.
 - `keyword_search`: BM25 full-text search where DuckDB's fts extension works, substring otherwise.
+- `hybrid_search`: both, fused by rank (`fuse_ranks`), with a note for each method that could not run.
 
 The query-side encoder is injected (an `Encoder`: `ingest.encoders.TextEncoder`,
 `ingest.encoders.ClipTextEncoder`, or anything with a `model` name and an `encode` method), so this
@@ -23,7 +24,7 @@ import pyarrow as pa
 from memory import Memory
 from queries import _checks
 from queries._state import memory_fingerprint
-from queries.errors import ParameterError, SearchUnavailable
+from queries.errors import ParameterError, QueryError, SearchUnavailable
 from queries.run import run_sql
 from queries.text_index import keyword_rows
 from queries.vector_index import Source, cached_matrix, hnsw_top_k, normalize, stored_models, top_k, vector_matrix
@@ -290,3 +291,74 @@ def _text_hit(r: dict[str, Any]) -> TextHit:
         str(r["video_id"]), str(r["source"]), int(r["item_id"]),
         float(r["start_s"]), float(r["end_s"]), str(r["text"]), float(r["score"]),
     )
+
+
+# ------------------------------------------------------------------------------ hybrid
+
+
+@dataclass(frozen=True)
+class HybridHit:
+    """A text found by keyword, by meaning or both, with its fused rank score (1.0: first in every method)."""
+
+    hit: TextHit
+    score: float
+    match: str  # 'keyword', 'semantic' or 'keyword+semantic'
+
+
+@dataclass(frozen=True)
+class HybridResult:
+    hits: tuple[HybridHit, ...]
+    notes: tuple[str, ...]  # each method that could not run, and why
+
+
+def fuse_ranks(groups: Sequence[tuple[str, Sequence[TextHit]]]) -> list[tuple[TextHit, float, str]]:
+    """Reciprocal rank fusion (k=60) of ranked hit lists by method, scaled so the best possible is 1;
+    each hit with its fused score and the methods that found it ('keyword+semantic')."""
+    fused: dict[tuple[str, str, int], float] = {}
+    first: dict[tuple[str, str, int], TextHit] = {}
+    methods: dict[tuple[str, str, int], list[str]] = {}
+    for method, hits in groups:
+        for rank, h in enumerate(hits):
+            key = (h.video_id, h.source, h.item_id)
+            fused[key] = fused.get(key, 0.0) + 1.0 / (60 + rank + 1)
+            first.setdefault(key, h)
+            methods.setdefault(key, []).append(method)
+    best = len(groups) / 61 if groups else 1.0
+    ranked = sorted(fused, key=lambda key: -fused[key])
+    return [(first[key], round(fused[key] / best, 3), "+".join(sorted(set(methods[key])))) for key in ranked]
+
+
+def hybrid_search(
+    memory: Memory,
+    query: str,
+    *,
+    encoder: Encoder | None = None,
+    k: int = 10,
+    video_id: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> HybridResult:
+    """The `k` best texts for `query` by keyword (any of its words, most first) and, given an
+    encoder, by meaning, fused by rank. A method that cannot run here (no encoder, no embeddings of
+    its model, a query with no words) is left out with a note; bad arguments still raise.
+
+    >>> hybrid_search(memory, "when does the train leave", encoder=TextEncoder(), k=5)  # doctest: +SKIP
+    """
+    _checks.text("query", query)
+    k = _checks.count("k", k)
+    groups: list[tuple[str, Sequence[TextHit]]] = []
+    notes: list[str] = []
+    try:
+        groups.append(("keyword", keyword_search(memory, query, k=k, video_id=video_id, sources=sources, match="any")))
+    except ParameterError:
+        raise
+    except QueryError as exc:  # e.g. punctuation only: no words to look for
+        notes.append(f"keyword search: {exc}")
+    if encoder is None:
+        notes.append("semantic search: no text encoder available here")
+    else:
+        try:
+            groups.append(("semantic", search_texts(memory, encoder, query, k=k, video_id=video_id, sources=sources)))
+        except SearchUnavailable as exc:
+            notes.append(f"semantic search: {exc}")
+    hits = tuple(HybridHit(h, score, how) for h, score, how in fuse_ranks(groups)[:k])
+    return HybridResult(hits, tuple(notes))

@@ -284,3 +284,23 @@ def _delete_video(memory: Memory, vid: str) -> None:
 
     for t in VIDEO_TABLES:
         memory.con.execute(f"DELETE FROM {t.name} WHERE video_id = ?", [vid])
+
+
+def test_hybrid_search_fuses_keyword_and_meaning(mem: Memory, minilm: MiniLM) -> None:
+    result = queries.hybrid_search(mem, "when does the train leave the station", encoder=minilm, k=5)
+    best = result.hits[0]
+    # found by both methods, so it outranks texts only one of them found
+    assert (best.hit.video_id, best.hit.item_id, best.match) == ("vA", 0, "keyword+semantic")
+    assert best.hit.text == TRAIN_SENTENCE and best.score == max(h.score for h in result.hits) <= 1.0
+    assert {h.match for h in result.hits} <= {"keyword", "semantic", "keyword+semantic"}
+    assert result.notes == ()
+
+
+def test_hybrid_search_says_which_method_could_not_run(mem: Memory) -> None:
+    result = queries.hybrid_search(mem, "train", k=3)
+    assert result.hits and all(h.match == "keyword" for h in result.hits)
+    assert result.notes == ("semantic search: no text encoder available here",)
+    only_meaning = queries.hybrid_search(mem, "?!", k=3)  # no words: the keyword half is left out with a note
+    assert only_meaning.hits == () and any(n.startswith("keyword search") for n in only_meaning.notes)
+    with pytest.raises(queries.ParameterError, match="k must be"):
+        queries.hybrid_search(mem, "train", k=0)

@@ -104,29 +104,18 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
         k = _bounded("k", k, 1, MAX_K)
         enc = encoder()
         with memory() as mem:
-            hits = {}
-            for hit in call(lambda: queries.keyword_search(mem, query, k=k, video_id=video_id)):
-                hits[(hit.video_id, hit.source, hit.item_id)] = ("keyword", hit)
-            if enc is not None:
-                try:
-                    semantic = queries.search_texts(mem, enc, query, k=k, video_id=video_id)
-                except queries.SearchUnavailable:
-                    semantic = []  # no text embeddings stored: keyword hits only
-                for hit in semantic:
-                    key = (hit.video_id, hit.source, hit.item_id)
-                    hits[key] = ("keyword+semantic" if key in hits else "semantic", hit)
-        ranked = sorted(hits.values(), key=lambda mh: (mh[0] != "keyword+semantic", -mh[1].score))[:k]
+            result = call(lambda: queries.hybrid_search(mem, query, encoder=enc, k=k, video_id=video_id))
         return [
             {
-                "video_id": h.video_id,
-                "kind": h.source,
-                "start_s": h.start_s,
-                "end_s": h.end_s,
-                "text": h.text,
-                "score": round(float(h.score), 4),
-                "match": how,
+                "video_id": h.hit.video_id,
+                "kind": h.hit.source,
+                "start_s": h.hit.start_s,
+                "end_s": h.hit.end_s,
+                "text": h.hit.text,
+                "score": h.score,
+                "match": h.match,
             }
-            for how, h in ranked
+            for h in result.hits
         ]
 
     @server.tool(

@@ -104,7 +104,7 @@ class HitOut(BaseModel):
     kind: str = Field(description="'speech', 'text' (on screen), 'caption' or 'frame'")
     text: str
     score: float
-    match: str = Field(description="'keyword' (BM25 or substring) or 'semantic' (embeddings)")
+    match: str = Field(description="'keyword' (BM25 or substring), 'semantic' (embeddings) or 'keyword+semantic'")
 
 
 @dataclass(frozen=True)
@@ -114,42 +114,29 @@ class SearchResult:
 
 
 def search(state: ServeState, memory: Memory, q: str, video_id: str | None, k: int) -> SearchResult:
-    """Keyword hits, then semantic text hits not already found, then frames (CLIP), each a dict of HitOut."""
-    notes: list[str] = []
-    found: dict[tuple[str, str, int], dict[str, Any]] = {}
-
-    def add(hits: list[queries.TextHit], match: str) -> None:
-        for h in hits:
-            found.setdefault(
-                (h.video_id, h.source, h.item_id),
-                {"video_id": h.video_id, "start_s": h.start_s, "end_s": h.end_s,
-                 "kind": KIND_OF_SOURCE.get(h.source, h.source), "text": h.text, "score": h.score, "match": match},
-            )
-
-    try:
-        add(queries.keyword_search(memory, q, k=k, video_id=video_id), "keyword")
-    except queries.ParameterError:
-        raise
-    except queries.QueryError as exc:  # e.g. a query of punctuation only: no words to look for
-        notes.append(f"keyword search: {exc}")
+    """Texts by keyword and meaning (queries.hybrid_search), then frames (CLIP), each a dict of HitOut."""
     encoders = state.encoders()
-    for role, what in (("text", "semantic text search"), ("clip", "frame search")):
-        encoder = encoders.get(role)
-        if encoder is None:
-            notes.append(f"{what}: no {role} encoder available here")
-            continue
+    result = queries.hybrid_search(memory, q, encoder=encoders.get("text"), k=k, video_id=video_id)
+    notes = list(result.notes)
+    hits: list[dict[str, Any]] = [
+        {"video_id": h.hit.video_id, "start_s": h.hit.start_s, "end_s": h.hit.end_s,
+         "kind": KIND_OF_SOURCE.get(h.hit.source, h.hit.source), "text": h.hit.text, "score": h.score,
+         "match": h.match}
+        for h in result.hits
+    ]  # fmt: skip
+    clip = encoders.get("clip")
+    if clip is None:
+        notes.append("frame search: no clip encoder available here")
+    else:
         try:
-            if role == "text":
-                add(queries.search_texts(memory, encoder, q, k=k, video_id=video_id), "semantic")
-            else:
-                for f in queries.search_frames(memory, encoder, q, k=k, video_id=video_id):
-                    found[(f.video_id, "frame", f.frame_index)] = {
-                        "video_id": f.video_id, "start_s": f.t_s, "end_s": f.t_s, "kind": "frame", "text": "",
-                        "score": f.score, "match": "semantic",
-                    }
+            hits += [
+                {"video_id": f.video_id, "start_s": f.t_s, "end_s": f.t_s, "kind": "frame", "text": "",
+                 "score": f.score, "match": "semantic"}
+                for f in queries.search_frames(memory, clip, q, k=k, video_id=video_id)
+            ]  # fmt: skip
         except queries.SearchUnavailable as exc:
-            notes.append(f"{what}: {exc}")
-    return SearchResult([clean(h) for h in found.values()], notes)
+            notes.append(f"frame search: {exc}")
+    return SearchResult([clean(h) for h in hits], notes)
 
 
 @router.get("/api/search", response_model=list[HitOut], tags=["search"])
