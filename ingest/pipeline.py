@@ -275,7 +275,11 @@ def store(extraction: Extraction, memory: Memory) -> IngestResult:
     if record.status == "failed":
         memory.record_failure(record)
         return result
-    memory.write_video(VideoRows(record, rows.tables, rows.runs))
+    runs = rows.runs
+    if runs:
+        states = memory.role_states(record.video_id).get(record.video_id)
+        runs += tuple(_stale_readers(states, {r.role for r in runs if r.status == "ok"}, {r.role for r in runs}))
+    memory.write_video(VideoRows(record, rows.tables, runs))
     if result.status == "skipped":
         return result  # only how unavailable roles went was recorded
     write = time.perf_counter() - t0
@@ -333,3 +337,26 @@ def ingest_video(
 ) -> IngestResult:
     """Ingest one video with a one-off pipeline (build a `Pipeline` to reuse models across videos)."""
     return Pipeline(settings).ingest(path, memory, force=force)
+
+
+def _stale_readers(
+    states: Mapping[str, RoleState] | None, replaced: set[str], ran: set[str]
+) -> list[RoleRun]:
+    """Stored roles that read the output of a role whose rows this run replaced, but were not run
+    (not selected, e.g. `--only tracking --force` with appearance stored): their rows no longer
+    describe what is stored, so they are marked skipped with the reason, and the next ingest that
+    selects them runs them again (a skipped role always runs again)."""
+    from ingest.registry import EXTRACTORS
+
+    out = []
+    for cls in EXTRACTORS:
+        state = (states or {}).get(cls.role)
+        if cls.role in ran or state is None or state.status != "ok":
+            continue
+        inputs = sorted(set(cls.after) & replaced)
+        if inputs:
+            reason = (f"{', '.join(inputs)} was recomputed without it; run it again "
+                      f"(vidmem ingest --only {cls.role})")
+            out.append(RoleRun(cls.role, "skipped", reason, state.attempt_settings_hash))
+    return out
+

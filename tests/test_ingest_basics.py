@@ -185,3 +185,20 @@ def test_settings_and_registry_name_the_same_roles() -> None:
         assert IngestSettings().only(role).settings_hash() != IngestSettings().settings_hash()
     with pytest.raises(SettingsError, match="unknown roles"):
         IngestSettings().only("nosuchrole")
+
+
+def test_a_role_whose_input_was_recomputed_without_it_is_marked_to_run_again(
+    media: dict[str, Path], tmp_path: Path
+) -> None:
+    # appearance writes into tracking's rows: re-running tracking alone (--only tracking --force)
+    # leaves appearance describing tracks that are gone, so its provenance must stop saying ok
+    clip = media["no_audio"]
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        assert Pipeline(IngestSettings().only("tracking", "appearance")).ingest(clip, mem).status == "ok"
+        vid = mem.query("SELECT video_id FROM videos").to_pylist()[0]["video_id"]
+        assert mem.role_states(vid)[vid]["appearance"].status == "ok"
+        assert Pipeline(IngestSettings().only("tracking")).ingest(clip, mem, force=True).status == "ok"
+        state = mem.role_states(vid)[vid]["appearance"]
+        assert state.status == "skipped" and "tracking was recomputed" in (state.reason or ""), state
+        assert Pipeline(IngestSettings().only("tracking", "appearance")).ingest(clip, mem).status == "ok"
+        assert mem.role_states(vid)[vid]["appearance"].status == "ok"
