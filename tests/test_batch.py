@@ -31,6 +31,11 @@ from vidmem.display import LogDisplay, ProgressState
 ASR = IngestSettings().only("asr")
 GOOD = ("carphone", "no_audio", "speech_sign")  # in this order; the first two have no audio: quick
 IGNORED = {"ingested_at", "ingest_seconds"}  # timings: differ between any two runs
+# Whisper's confidences and its word alignment (cross-attention timing) move with the number of
+# threads CTranslate2 gets (a Ray actor or a pool worker gets one, the in-process reference all);
+# the segments, their times and the words themselves do not. Compared: everything but these.
+SCORES = {"avg_logprob", "no_speech_prob", "probability"}
+WORD_TIMES = {"start_s", "end_s"}
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -76,8 +81,11 @@ def _per_video(mem_path: str | Path) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
         for v in videos:
             rows = {
-                t.name: sorted(map(repr, mem.query(f"SELECT * FROM {t.name} WHERE video_id = ?", [v["video_id"]])
-                                   .to_pylist()))
+                t.name: sorted(
+                    repr({k: x for k, x in row.items()
+                          if k not in SCORES and not (t.name == "transcript_words" and k in WORD_TIMES)})
+                    for row in mem.query(f"SELECT * FROM {t.name} WHERE video_id = ?", [v["video_id"]]).to_pylist()
+                )
                 for t in CONTENT_TABLES
             }
             out[Path(v["path"]).name] = {"video": {k: x for k, x in v.items() if k not in IGNORED}, "rows": rows}
