@@ -47,7 +47,7 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
 from memory import Memory, attach_sql, load_extension, metadata
-from queries.sql_names import ParseError, statement_names
+from queries.sql_names import ParseError, split_statements, statement_names
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -204,7 +204,7 @@ class SQLGuard:
     @staticmethod
     def _check_statement_kind(text: str) -> None:
         try:
-            statements = duckdb.extract_statements(text)
+            statements = split_statements(text)
         except duckdb.Error as exc:
             raise GuardError(f"SQL syntax error: {_first_lines(str(exc))}") from None
         if len(statements) != 1:

@@ -31,7 +31,7 @@ from memory import Memory, MemoryURI
 from queries.errors import QueryError
 from queries.library import cursor
 from queries.run import duckdb_message
-from queries.sql_names import ParseError, statement_names
+from queries.sql_names import ParseError, split_statements, statement_names
 
 __all__ = ["ReadOnlyError", "ReadOnlySession", "check_readonly", "lock_down"]
 
@@ -108,7 +108,7 @@ def check_readonly(sql: str, *, allow_read_files: bool = False) -> list[str]:
     if not sql.strip():
         raise ReadOnlyError("empty SQL: give a SELECT statement")
     try:
-        statements = duckdb.extract_statements(sql)
+        statements = split_statements(sql)
     except duckdb.Error as exc:
         raise ReadOnlyError(_one_line(duckdb_message(exc)), sql=sql) from None
     if not statements:

@@ -51,17 +51,48 @@ def _parser() -> tuple[duckdb.DuckDBPyConnection, threading.Lock]:
     return con, threading.Lock()
 
 
+def split_statements(sql: str) -> list[Any]:
+    """DuckDB's own split of `sql` into statements (each with `.query` and `.type`), on the private
+    parser instance: `duckdb.extract_statements` uses the process's default connection, which any
+    other code (a notebook, a library, a test) may have left in an aborted transaction.
+
+    Raises duckdb.Error (its parser's message) when `sql` does not parse.
+    """
+    con, lock = _parser()
+    with lock:
+        cur = con.cursor()
+        try:
+            return list(cur.extract_statements(sql))
+        finally:
+            cur.close()
+
+
+def _serialized(sql: str) -> tuple[Any, ...] | None:
+    con, lock = _parser()
+    with lock:
+        cur = con.cursor()  # its own transaction context: one failed parse cannot poison the next
+        try:
+            return cur.execute("SELECT json_serialize_sql(?::VARCHAR)", [sql]).fetchone()
+        except (duckdb.TransactionException, duckdb.FatalException):
+            raise
+        except duckdb.Error as exc:
+            raise ParseError(str(exc).splitlines()[0]) from None
+        finally:
+            cur.close()
+
+
 def statement_names(sql: str) -> StatementNames:
     """The names one SELECT statement uses (lower-cased function names, tables as written).
 
     Raises ParseError when DuckDB cannot read it as SELECT statements (its message says why).
     """
-    con, lock = _parser()
-    with lock:
-        try:
-            row = con.execute("SELECT json_serialize_sql(?::VARCHAR)", [sql]).fetchone()
-        except duckdb.Error as exc:
-            raise ParseError(str(exc).splitlines()[0]) from None
+    try:
+        row = _serialized(sql)
+    except (duckdb.TransactionException, duckdb.FatalException):
+        # The shared parser instance itself is unusable (seen once in a full test run: "Current
+        # transaction is aborted"): a parse must not fail for that, so start a fresh one.
+        _parser.cache_clear()
+        row = _serialized(sql)
     tree = json.loads(row[0]) if row else {"error": True, "error_message": "no parse"}
     if tree.get("error"):
         raise ParseError(str(tree.get("error_message", "cannot parse")))

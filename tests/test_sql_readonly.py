@@ -3,6 +3,7 @@ every statement that would write the memory or a file is refused in one line by 
 refused again by DuckDB's locks on their own; the memory and its folder stay byte-for-byte."""
 
 import builtins
+import contextlib
 import hashlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,3 +180,22 @@ def test_interactive_shell_runs_and_refuses(
     assert "(read-only)" in out and "(1 row)" in out and "tracks" in out
     assert err.count("\n") == 1 and "COPY" in err
     assert not Path("v.csv").exists()
+
+
+def test_checks_do_not_use_the_process_default_connection() -> None:
+    # Seen in a full test run: code elsewhere left duckdb's module-level default connection in an
+    # aborted transaction, and every check that split statements on it failed with that error.
+    from agents.guard import SQLGuard
+
+    duckdb.execute("BEGIN")
+    with contextlib.suppress(duckdb.Error):
+        duckdb.execute("SELECT error('poison')")
+    try:
+        with pytest.raises(duckdb.TransactionException):  # splitting a PRAGMA needs the catalog
+            duckdb.extract_statements("PRAGMA enable_profiling")
+        assert [q for q in check_readonly("PRAGMA table_info('tracks')") if "table_info" in q]
+        with pytest.raises(ReadOnlyError, match="PRAGMA"):
+            check_readonly("PRAGMA enable_profiling")
+        assert SQLGuard().check("SELECT count(*) FROM tracks")
+    finally:
+        duckdb.execute("ROLLBACK")
