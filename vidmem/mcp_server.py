@@ -67,14 +67,12 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
 
     @server.tool(description="Videos in the memory: id, path, duration, status (ok or failed) and failure reason.")
     def list_videos(status: str | None = None, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+        import queries
+
         limit, offset = _bounded("limit", limit, 1, MAX_LIST), _bounded("offset", offset, 0, 10**9)
         with memory() as mem:
-            rows = mem.query(
-                "SELECT video_id, path, duration_s, status, error FROM videos "
-                "WHERE ?::VARCHAR IS NULL OR status = ? ORDER BY path, video_id LIMIT ? OFFSET ?",
-                [status, status, limit, offset],
-            ).to_pylist()
-        return [_json_row(r) for r in rows]
+            page, _ = call(lambda: queries.list_videos(mem, status=status, limit=limit, offset=offset))
+        return [_json_row(r) for r in page.to_pylist()]
 
     @server.tool(
         description="Run one read-only SQL query (SELECT or WITH ... SELECT) over the memory; writes, files, "
