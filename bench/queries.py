@@ -375,6 +375,8 @@ def build(hours: int, with_sqlite: bool, rebuild: bool) -> Stores:
             state["sqlite"] = True
         done.write_text(json.dumps(state))
         print(f"built in {time.perf_counter() - started:.0f} s: {folder}")
+    else:
+        open_memory(ddb).close()  # a cached memory from an older vidmem: migrate it once, as a user's would be
     return Stores(ddb, sdb if with_sqlite else None)
 
 

@@ -55,6 +55,7 @@ def build_archive(n: int) -> Path:
     folder = CACHE / f"serve-archive-{n}"
     path, done = folder / "memory.duckdb", folder / "built.json"
     if done.exists():
+        open_memory(path).close()  # built by an older vidmem: migrate it once, as a user's memory would be
         return path
     folder.mkdir(parents=True, exist_ok=True)
     path.unlink(missing_ok=True)
