@@ -209,6 +209,8 @@ def test_ask_streams_steps_and_answers_with_clickable_times(server: str, page: A
     assert page.locator("#answer").inner_text().startswith(ANSWER)
     assert page.locator("#steps li").count() == 2  # both model calls, shown as they came
     assert "tokens" in page.locator("#cost").inner_text()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the answer's evidence runs {overflow} px past the window's right edge"
     screenshot(page, shots, "ask")
     link = page.locator("#evidence a.time").first
     t = float(link.get_attribute("href").split("t=")[1])
