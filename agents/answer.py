@@ -116,8 +116,9 @@ def ask(
 ) -> Answer:
     """Answer `question` over the memory in `ctx` with the named planner.
 
-    With `choices`, the planner answers directly, each choice is verified against the memory and an
-    adjudicator picks one (unless `settings.choices.verify` is off). `tools` defaults to every tool
+    With `choices`, the planner answers directly; an answer naming no choice gets one adjudicator call
+    over the evidence brief (or, with `settings.choices.verify='always'`, every choice is verified
+    against the memory first; agents/choices.py). `tools` defaults to every tool
     in the registry. Model mistakes never raise; an unusable endpoint raises LLMError.
     """
     if not question.strip():
@@ -134,7 +135,8 @@ def ask(
     toolset = list(tools) if tools is not None else default_tools(ctx)
     result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
     if choices:
-        result = verify_choices(question, choices, result, toolset, ctx, settings.choices)
+        best = brief.best_choice if brief is not None else None
+        result = verify_choices(question, choices, result, toolset, ctx, settings.choices, best)
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     return Answer(

@@ -1,10 +1,17 @@
-"""Multiple-choice questions: per-choice verification against the memory, then an adjudicator.
+"""Multiple-choice questions: the direct answer's choice, or one adjudicator call, or per-choice
+verification against the memory then an adjudicator.
 
-After a planner has answered directly (its question lists the choices), each choice gets a short
-verification chain over the same tools, started with the evidence the direct answer found: it may
-look up more, then finishes YES or NO with its reasoning. An adjudicator reads every verdict and
-the direct answer and names one letter. When its reply names none, the single YES wins, else the
-direct answer's choice, else the first YES.
+A planner first answers directly (its question lists the choices). What follows depends on
+`ChoiceSettings.verify`:
+- 'unmatched' (default): a direct answer that names a choice stands (no more calls). One that names
+  none ("about 7 seconds" among "about 8 seconds", ...) goes to one adjudicator call with the evidence
+  brief (which scores every choice against the memory) and the direct answer; if its reply names no
+  choice, the brief's best-supported choice is taken.
+- 'always': each choice gets a short verification chain over the same tools, started with the evidence
+  the direct answer found; it may look up more, then finishes YES or NO. An adjudicator reads every
+  verdict and the direct answer. When its reply names none, the single YES wins, else the direct
+  answer's choice, else the first YES. About five times the tokens: for strong endpoints.
+- 'never': the direct answer's choice stands, even when there is none.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from agents.chain import (
     Chain,
@@ -30,10 +38,16 @@ from agents.steps import Observation, Step
 from agents.tools.base import Tool, ToolContext
 from agents.trace import SearchTree
 
+VerifyMode = Literal["unmatched", "always", "never"]
+
 
 @dataclass(frozen=True)
 class ChoiceSettings:
-    verify: bool = True  # False: the direct answer's choice stands (no verification, no adjudicator)
+    verify: VerifyMode = "unmatched"  # see the module docstring
+
+    def __post_init__(self) -> None:
+        if self.verify not in ("unmatched", "always", "never"):
+            raise ValueError(f"choices.verify must be unmatched, always or never, got {self.verify!r}")
     evidence_chars: int = 1500  # the direct answer's observations shown to each verifier
     adjudicator_tokens: int = 200
     #: Each choice's chain; max_steps=1 judges from the evidence already found, more may look things up.
@@ -139,12 +153,16 @@ def verify_choices(
     tools: Sequence[Tool],
     ctx: ToolContext,
     settings: ChoiceSettings | None = None,
+    best_supported: int | None = None,
 ) -> PlanResult:
-    """Verify each choice, adjudicate, and return the chosen choice in `direct`'s tree."""
+    """The chosen choice in `direct`'s tree, by `settings.verify` (module docstring); `best_supported`
+    is the evidence brief's best-scored choice, the last resort of an unmatched answer."""
     s = settings or ChoiceSettings()
     tree = direct.tree
-    if not s.verify:
+    if s.verify == "never" or (s.verify == "unmatched" and direct.choice is not None):
         return direct
+    if s.verify == "unmatched":
+        return adjudicate(question, choices, direct, (), ctx, s.adjudicator_tokens, best_supported)
     chain = Chain(tools, ctx, s.chain)
     found = evidence_text(tree, direct.answer_nodes, s.evidence_chars)
     verdicts = []
@@ -169,7 +187,10 @@ def adjudicate(
     verdicts: Sequence[ChoiceVerdict],
     ctx: ToolContext,
     max_tokens: int,
+    best_supported: int | None = None,
 ) -> PlanResult:
+    """One call names the choice from the verdicts (when verified), the evidence brief and the direct
+    answer; a reply naming none falls back (`fallback_choice`)."""
     tree = direct.tree
     lines = []
     for v in verdicts:
@@ -179,21 +200,18 @@ def adjudicate(
     direct_line = direct.answer if direct.answer else "(the agent found no answer)"
     if direct.choice is not None:
         direct_line += f" (that is choice {choice_letter(direct.choice)})"
+    checked = "Verifications:\n" + "\n".join(lines) + "\n\n" if lines else ""
+    brief = f"{ctx.brief}\n\n" if ctx.brief and not lines else ""  # verifiers had it; here it is the evidence
     messages = [
-        Message("system", prompt("planner:adjudicate").text),
-        Message(
-            "user",
-            f"{question_text(question, choices)}\n\nVerifications:\n"
-            + "\n".join(lines)
-            + f"\n\nDirect answer: {direct_line}",
-        ),
+        Message("system", prompt("planner:adjudicate" if lines else "planner:pick_choice").text),
+        Message("user", f"{brief}{question_text(question, choices)}\n\n{checked}Direct answer: {direct_line}"),
     ]
     text, usage = call(ctx, messages, max_tokens=max_tokens)
     fields = parse_fields(text, ["Reasoning", "Answer"])
     picked = match_choice(fields.get("Answer", text), choices)
     how = "adjudicator"
     if picked is None:
-        picked, how = fallback_choice(verdicts, direct.choice)
+        picked, how = fallback_choice(verdicts, direct.choice, best_supported)
     judge = tree.add(0, "judge", planner_step("adjudicate", fields.get("Reasoning", ""), text, usage), label="final")
     judge.note = how
     if picked is None:
@@ -203,8 +221,11 @@ def adjudicate(
     return PlanResult(choices[picked], tree, (*direct.answer_nodes, *support, judge.id), picked)
 
 
-def fallback_choice(verdicts: Sequence[ChoiceVerdict], direct_choice: int | None) -> tuple[int | None, str]:
-    """When the adjudicator names no choice: the only YES, else the direct answer's, else the first YES."""
+def fallback_choice(
+    verdicts: Sequence[ChoiceVerdict], direct_choice: int | None, best_supported: int | None = None
+) -> tuple[int | None, str]:
+    """When the adjudicator names no choice: the only YES, else the direct answer's, else the first YES,
+    else the choice the evidence brief supports best."""
     yes = [v.choice for v in verdicts if v.verdict]
     if len(yes) == 1:
         return yes[0], "fallback: the only choice verified YES"
@@ -212,4 +233,6 @@ def fallback_choice(verdicts: Sequence[ChoiceVerdict], direct_choice: int | None
         return direct_choice, "fallback: the direct answer's choice"
     if yes:
         return yes[0], "fallback: the first choice verified YES"
+    if best_supported is not None:
+        return best_supported, "fallback: the choice the evidence brief supports best"
     return None, "fallback: no choice verified and no direct choice"

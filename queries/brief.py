@@ -195,6 +195,13 @@ class Brief:
         lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self.notes]
         return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
+    @property
+    def best_choice(self) -> int | None:
+        """The choice the memory supports best: the single top score above 0, else None."""
+        top = max((c.score for c in self.choices), default=0.0)
+        leaders = [c.index for c in self.choices if c.score == top]
+        return leaders[0] if top > 0 and len(leaders) == 1 else None
+
     def _choice_lines(self) -> list[str]:
         if not self.choices:
             return []

@@ -1,11 +1,16 @@
-"""Multiple choice: matching answers to choices, per-choice verification against the memory with
-the direct answer's evidence, and the adjudicator (with its fallbacks)."""
+"""Multiple choice: matching answers to choices; by default a matched direct answer stands and an
+unmatched one gets one adjudicator call over the evidence brief; per-choice verification against the
+memory with the direct answer's evidence ('always'), and the adjudicator's fallbacks."""
+
+from dataclasses import replace
 
 import pytest
 
 from agents import AgentSettings, ChainSettings, ChoiceSettings, ReactSettings, ask
-from agents.choices import ChoiceVerdict, fallback_choice, match_choice, normalize_answer
+from agents.chain import PlanResult
+from agents.choices import ChoiceVerdict, fallback_choice, match_choice, normalize_answer, verify_choices
 from agents.llm import Message
+from agents.trace import SearchTree
 from tests.planner_fakes import ADJUDICATOR, ScriptedChat, act, finish, make_ctx, when_tool
 
 CHOICES = ["cars on the road", "people walking across the square", "trains at the station"]
@@ -44,7 +49,7 @@ def test_normalize_answer_keeps_decimals() -> None:
 def mc(verify_steps: int = 2) -> AgentSettings:
     return AgentSettings(
         react=ReactSettings(ChainSettings(max_steps=3)),
-        choices=ChoiceSettings(chain=ChainSettings(max_steps=verify_steps, max_errors=1)),
+        choices=ChoiceSettings(verify="always", chain=ChainSettings(max_steps=verify_steps, max_errors=1)),
     )
 
 
@@ -90,17 +95,59 @@ def test_unreadable_adjudicator_falls_back_to_the_single_yes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("verdicts", "direct", "expected"),
+    ("verdicts", "direct", "best", "expected"),
     [
-        ([None, True, False], 0, 1),
-        ([True, True, False], 2, 2),
-        ([True, True, False], None, 0),
-        ([None, False, None], None, None),
+        ([None, True, False], 0, 2, 1),
+        ([True, True, False], 2, 0, 2),
+        ([True, True, False], None, 1, 0),
+        ([None, False, None], None, None, None),
+        ([None, False, None], None, 2, 2),  # nothing verified: the brief's best-supported choice
+        ([], None, 1, 1),  # not verified at all (the default mode)
     ],
 )
-def test_fallback_choice(verdicts: list[bool | None], direct: int | None, expected: int | None) -> None:
+def test_fallback_choice(
+    verdicts: list[bool | None], direct: int | None, best: int | None, expected: int | None
+) -> None:
     vs = [ChoiceVerdict(i, v, "", 0) for i, v in enumerate(verdicts)]
-    assert fallback_choice(vs, direct)[0] == expected
+    assert fallback_choice(vs, direct, best)[0] == expected
+
+
+def test_a_direct_answer_naming_a_choice_stands_without_more_calls() -> None:
+    llm = ScriptedChat([act("when", "count"), finish("B")])
+    answer = ask("What should be counted?", make_ctx(llm), tools=[when_tool()], choices=CHOICES)
+    assert answer.choice == 1 and len(llm.calls) == 2
+    assert not [n for n in answer.tree if n.kind in ("verify", "judge")]
+
+
+def _unmatched(question: str = "What should be counted?") -> PlanResult:
+    tree = SearchTree(question)
+    leaf = tree.add(0, "step", None)
+    leaf.status, leaf.answer = "answer", "the people, I think"
+    return PlanResult("the people, I think", tree, (leaf.id,), None)
+
+
+def test_an_unmatched_answer_gets_one_adjudicator_call_over_the_brief() -> None:
+    llm = ScriptedChat(routes={ADJUDICATOR: ["Reasoning: the brief scores B highest.\nAnswer: B"]})
+    ctx = replace(make_ctx(llm), brief="Evidence brief: ...\n  B) 0.80: overlaps speech 7.7-10.9 s <- best supported")
+    result = verify_choices("What should be counted?", CHOICES, _unmatched(), [when_tool()], ctx)
+    assert result.choice == 1 and result.answer == CHOICES[1] and len(llm.calls) == 1
+    sent = llm.calls[0][-1].content
+    assert sent.startswith("Evidence brief: ...") and "B) 0.80" in sent
+    assert sent.endswith("Direct answer: the people, I think") and "Verifications" not in sent
+    assert [n.note for n in result.tree if n.kind == "judge"] == ["adjudicator"]
+
+
+def test_an_unreadable_pick_takes_the_brief_best_supported_choice() -> None:
+    llm = ScriptedChat(routes={ADJUDICATOR: ["hmm, hard to say"]})
+    result = verify_choices("Q?", CHOICES, _unmatched(), [when_tool()], make_ctx(llm), best_supported=2)
+    assert result.choice == 2
+    notes = [n.note for n in result.tree if n.kind == "judge"]
+    assert notes == ["fallback: the choice the evidence brief supports best"]
+
+
+def test_an_unknown_verify_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="unmatched, always or never"):
+        ChoiceSettings(verify="sometimes")  # type: ignore[arg-type]
 
 
 def test_failed_verifications_are_uncertain_not_crashes() -> None:
@@ -112,6 +159,6 @@ def test_failed_verifications_are_uncertain_not_crashes() -> None:
 
 def test_verification_can_be_switched_off() -> None:
     llm = ScriptedChat([finish("the answer is B")])
-    settings = AgentSettings(choices=ChoiceSettings(verify=False))
+    settings = AgentSettings(choices=ChoiceSettings(verify="never"))
     answer = ask("Q?", make_ctx(llm), tools=[when_tool()], choices=CHOICES, settings=settings)
     assert answer.choice == 1 and answer.text == "the answer is B" and len(llm.calls) == 1

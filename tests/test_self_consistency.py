@@ -57,7 +57,7 @@ def test_every_sample_failing_is_no_answer() -> None:
 def test_multiple_choice_is_a_vote() -> None:
     llm = ScriptedChat([finish("A"), finish("B) people"), finish("(b)")])
     settings = AgentSettings(
-        self_consistency=SelfConsistencySettings(n_samples=3), choices=ChoiceSettings(verify=False)
+        self_consistency=SelfConsistencySettings(n_samples=3), choices=ChoiceSettings(verify="never")
     )
     answer = ask(
         "What?", make_ctx(llm), planner="self_consistency", tools=[when_tool()], choices=["trains", "people"],

@@ -114,7 +114,7 @@ def test_strategies_without_their_tools_are_skipped() -> None:
 def test_multiple_choice_votes_among_winners() -> None:
     llm = ScriptedChat([finish("B"), finish("A"), finish("(B) people")], routes={STRATEGY_CRITIC: ["Winners: 1, 3"]})
     s = settings()
-    s = AgentSettings(strategies=s.strategies, choices=ChoiceSettings(verify=False))
+    s = AgentSettings(strategies=s.strategies, choices=ChoiceSettings(verify="never"))
     answer = ask(
         "Count what?", make_ctx(llm), planner="strategies", tools=TOOLS, choices=["cars", "people"], settings=s
     )
