@@ -2,8 +2,11 @@
 LLM call, recorded as nodes of a `SearchTree`.
 
 Model mistakes (no action, unknown tool, unparseable output, a tool error the model caused)
-become a step with its error shown back to the model; after `max_errors` of them in a row, or
-`max_steps` steps, the chain ends as a failure node. vidmem's own bugs raise.
+become a step with its error shown back to the model. A tool call the path already made (same tool,
+same input) is not run again: small models loop on one action until the step budget is gone, so after
+a repeat the chain asks once for the final answer from what it has seen (no tools: `finish_now`).
+After `max_errors` mistakes in a row, `max_steps` steps, or no answer when asked to finish, the chain
+ends as a failure node. vidmem's own bugs raise.
 
 The prompt is ordered for prompt caching: the system prompt (instructions and tool descriptions)
 is the same for every call of a run, the question comes next, and the history grows at the end, so
@@ -48,6 +51,7 @@ class ChainSettings:
     max_tokens: int = 256  # completion tokens per step
     temperature: float = 0.0
     observation_chars: int = 1200  # longer observations are cut in the prompt (the trace keeps them whole)
+    finish_now: bool = True  # a repeated tool call gets one last call asking for the answer (module docstring)
 
     def __post_init__(self) -> None:
         for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
@@ -186,11 +190,13 @@ class Chain:
         temperature: float | None = None,
         label: str | None = None,
         veto: Callable[[str, str], str | None] | None = None,
+        done: set[tuple[str, str]] | None = None,
     ) -> Node:
         """One LLM call and, when it names a tool, one tool run; the new node under `parent`.
 
         The node is marked as an answer when the action finished the chain. `veto(tool, input)`
-        may refuse the tool call before it runs (it returns why): the node then ends as a failure."""
+        may refuse the tool call before it runs (it returns why): the node then ends as a failure.
+        A call in `done` (`call_key`) is not run again; the step carries a `REPEATED` error."""
         before = spent(self.ctx)
         completion = self.ctx.llm.complete(
             self.messages(tree, parent, note),
@@ -199,7 +205,7 @@ class Chain:
             stop=["\nObservation:", "Observation:"],
         )
         log.debug("reply: %s", completion.text)  # what the model wrote, before parsing (-vv)
-        step, vetoed = self._act(completion.text, veto)
+        step, vetoed = self._act(completion.text, veto, done or set())
         if isinstance(self.ctx.llm, MeteredChat):  # the step's call and its tool's sub-agent calls
             step = replace(step, usage=since(self.ctx, before))
         else:
@@ -216,7 +222,9 @@ class Chain:
             node.answer = step.observation.text.strip()
         return node
 
-    def _act(self, text: str, veto: Callable[[str, str], str | None] | None = None) -> tuple[Step, str | None]:
+    def _act(
+        self, text: str, veto: Callable[[str, str], str | None] | None = None, done: set[tuple[str, str]] | None = None
+    ) -> tuple[Step, str | None]:
         """The step `text` asks for, run; and why it was vetoed (None: it was not)."""
         try:
             parsed = parse_action(text)
@@ -236,6 +244,8 @@ class Chain:
             return Step(thought, name, action_input, Observation(action_input.strip(), final=True)), None
         if veto is not None and name != FINISH and (reason := veto(name, action_input)):
             return Step(thought, name, action_input, None), reason
+        if done and (name, _input_key(action_input)) in done:
+            return Step(thought, name, action_input, None, error=f"{REPEATED}: {name}({action_input.strip()})"), None
         try:
             observation = tool.run(action_input, self.ctx)
         except (ModelOutputError, GuardError, SQLRunError) as exc:  # written for the model to act on
@@ -263,6 +273,7 @@ class Chain:
         budget = max_steps or self.settings.max_steps
         errors = 0
         node = tree[start]
+        done = {call_key(n.step) for n in tree.path(start) if n.step is not None and n.step.observation is not None}
         for i in range(budget):
             first = i == 0
             node = self.step(
@@ -272,15 +283,48 @@ class Chain:
                 temperature=first_temperature if first else None,
                 label=label if first else None,
                 veto=reject_first if first else None,
+                done=done,
             )
             if node.terminal:  # an answer, or a vetoed first step
                 return node
             step = node.step
             obs = step.observation if step else None
+            if step is not None and step.error and step.error.startswith(REPEATED):
+                return self._finish_now(tree, node, f"repeated {step.action}({step.action_input.strip()})")
+            if step is not None and obs is not None:
+                done.add(call_key(step))
             errors = errors + 1 if (step and step.error) or (obs is not None and obs.error) else 0
             if errors >= self.settings.max_errors:
                 return fail(node, f"{errors} model mistakes in a row")
         return fail(node, f"no answer within {budget} steps")
+
+    def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
+        """One last call for the answer from what the chain has seen (tools refused); a failure
+        node saying `why` when it gives none."""
+        if not self.settings.finish_now:
+            return fail(node, why)
+        last = self.step(tree, node.id, note=prompt("planner:finish_now").text, veto=_no_more_tools)
+        if last.status == "answer":
+            last.note = f"answered when asked to finish ({why})"
+            return last
+        return fail(last, why) if last.status != "failure" else last
+
+
+#: The error of a step that repeated a tool call of its path (not run again).
+REPEATED = "you already ran this; its observation is above"
+
+
+def _input_key(action_input: str) -> str:
+    return " ".join(action_input.lower().split())
+
+
+def call_key(step: Step) -> tuple[str, str]:
+    """A tool call's identity for spotting repeats: the tool and its input, case and spaces aside."""
+    return (step.action or "", _input_key(step.action_input))
+
+
+def _no_more_tools(tool: str, action_input: str) -> str:
+    return f"asked for the final answer, the model called {tool}({action_input.strip()}) instead"
 
 
 def fail(node: Node, reason: str) -> Node:

@@ -91,10 +91,29 @@ def test_a_mistake_followed_by_a_good_step_resets_the_count() -> None:
 
 def test_tool_errors_count_as_mistakes() -> None:
     broken = FakeTool("count", Observation("", error="SQL failed after 2 repairs: no such column"))
-    llm = ScriptedChat([act("count", "people"), act("count", "people")])
+    llm = ScriptedChat([act("count", "people"), act("count", "persons")])
     answer = ask("How many?", make_ctx(llm), tools=[broken], settings=react(errors=2))
     assert not answer.ok
     assert "Observation: error: SQL failed" in llm.calls[1][-1].content
+
+
+def test_a_repeated_call_is_not_run_again_and_the_answer_is_asked_for() -> None:
+    tool = when_tool()
+    llm = ScriptedChat([act("when", "count"), act("when", "  Count "), finish("At 7.73 s.")])
+    answer = ask("When is count said?", make_ctx(llm), tools=[tool], settings=react())
+    assert answer.ok and answer.text == "At 7.73 s." and tool.calls == ["count"]
+    asked = llm.calls[2][-1].content
+    assert asked.startswith("Error: you already ran this") and "No more tools. Give your Final Answer now" in asked
+    last = next(n for n in answer.tree if n.terminal)
+    assert last.note == "answered when asked to finish (repeated when(Count))"
+
+
+def test_a_repeat_then_another_tool_call_ends_as_failure() -> None:
+    tool = when_tool()
+    llm = ScriptedChat([act("when", "count"), act("when", "count"), act("when", "people")])
+    answer = ask("When is count said?", make_ctx(llm), tools=[tool], settings=react())
+    assert not answer.ok and tool.calls == ["count"] and len(llm.calls) == 3
+    assert "the model called when(people) instead" in next(n for n in answer.tree if n.terminal).note
 
 
 @pytest.mark.parametrize("error", [GuardError("only SELECT is allowed"), SQLRunError("no column 'x'")])
