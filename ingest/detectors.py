@@ -16,6 +16,7 @@ import numpy as np
 from ingest.detections import LOW_CONFIDENCE, Detections
 from ingest.detector_weights import SUBSTITUTE_NOTE, resolve_detector
 from ingest.errors import RoleUnavailable
+from ingest.quantize import int8_copy
 from ingest.weights import CACHE, ULTRALYTICS_ASSETS, reachable
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ def load_detector(cfg: Any, device: str) -> "TorchDetector | OnnxDetector":
         onnx_path = _export_onnx(model, Path(weights.location), cfg.runtime == "onnx", model.task == "segment")
         if onnx_path is not None:
             stride = int(max(model.model.stride))  # type: ignore[union-attr]
+            if cfg.precision == "int8":
+                onnx_path = int8_copy(onnx_path, stride) or onnx_path
             return OnnxDetector(onnx_path, names, classes, cfg, stride)
     return TorchDetector(model, names, classes, cfg, device)
 
@@ -159,7 +162,7 @@ class OnnxDetector:
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self.categories, self.classes, self.cfg, self.stride = names, classes, cfg, stride
         self.agnostic = len(set(names.values())) < len(names)
-        self.runtime = "onnxruntime/cpu"
+        self.runtime = "onnxruntime/cpu" + ("/int8" if "-int8-" in path.name else "")
 
     def detect(self, images: Sequence[np.ndarray]) -> list[Detections]:
         import torch

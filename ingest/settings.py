@@ -64,6 +64,9 @@ class TrackingSettings:
     batch_size: int = _speed_only(8)
     # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
     runtime: str = _speed_only("auto")
+    # the ONNX detector's arithmetic: 'int8' (ingest/quantize.py; about half the CPU, recall checked in
+    # bench.ingest) or 'fp32'. Hashed: it changes boxes and scores a little, so stored tracks say which
+    precision: str = "int8"
 
     def __post_init__(self) -> None:
         _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
@@ -71,6 +74,8 @@ class TrackingSettings:
             raise SettingsError(f"tracking.confidence must be within 0..1, got {self.confidence}")
         if self.runtime not in ("auto", "torch", "onnx"):
             raise SettingsError(f"tracking.runtime must be auto, torch or onnx, got {self.runtime!r}")
+        if self.precision not in ("int8", "fp32"):
+            raise SettingsError(f"tracking.precision must be int8 or fp32, got {self.precision!r}")
 
 
 @dataclass(frozen=True)
