@@ -94,7 +94,7 @@ class Tracker(Extractor):
         if cfg.runtime == "torch":
             cpu = "torch"
         elif importlib.util.find_spec("onnx") is not None:
-            cpu = "ONNX Runtime (exported once)"
+            cpu = f"ONNX Runtime, {cfg.precision} (exported once)"
         else:
             cpu = "torch (pip install onnx for ONNX Runtime)"
         return Availability(True, f"{detail}; tracker {cfg.tracker}{reid}; on a CPU: {cpu}", weights.source)

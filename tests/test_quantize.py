@@ -53,6 +53,23 @@ def test_int8_detector_finds_the_people_float32_finds(vtest_frames: list[np.ndar
     assert matched >= 0.85 * fp32, f"{matched} of {fp32} float32 boxes found again by int8"
 
 
+@pytest.mark.slow
+def test_a_segmentation_model_keeps_its_masks_in_int8(media: dict[str, Path], tmp_path: Path) -> None:
+    from tests.test_tracking import _doctored_seg_model, _vtest_frames
+
+    weights = str(_doctored_seg_model(tmp_path))
+    images = [f.image for f in _vtest_frames(media, range(0, 20, 10))[1]]
+    found = {}
+    for precision in ("fp32", "int8"):
+        settings = TrackingSettings(model=weights, image_size=160, precision=precision)
+        detector = load_detector(settings, "cpu")
+        assert detector.runtime.endswith("/int8") == (precision == "int8")
+        found[precision] = detector.detect(images)
+    for a, b in zip(found["fp32"], found["int8"], strict=True):
+        assert len(a) == len(b) > 0 and b.mask_polygons is not None and len(b.mask_polygons) == len(b)
+        assert np.allclose(np.sort(a.xyxy, axis=0), np.sort(b.xyxy, axis=0), atol=2.0)
+
+
 def test_a_graph_the_recipe_does_not_know_keeps_float32(tmp_path: Path) -> None:
     import onnx
     from onnx import TensorProto, helper
