@@ -40,6 +40,9 @@ NEVER_SAID = (
     "no information",
     "not stated",
     "never stated",
+    "does not show",  # "the memory does not show it": what a planner asked to finish says
+    "doesn t show",
+    "not in the memory",
 )
 N_CHOICES = 5
 
