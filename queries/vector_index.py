@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
@@ -89,7 +90,38 @@ def top_k(
 
 
 _lock = threading.Lock()
+#: Loaded matrices, per memory. A file memory's outlive its connection (vidmem serve opens the file for
+#: each burst of requests so that an ingest can write between them; reloading 134,000 vectors took
+#: 2 s of every first search): keyed by the file, the fingerprint says whether they are still current,
+#: and only the most recently used few are kept. An in-memory database's live with its Memory object.
 _matrices: "weakref.WeakKeyDictionary[Memory, dict[tuple[str, str], VectorMatrix]]" = weakref.WeakKeyDictionary()
+_file_matrices: "OrderedDict[tuple[str, str, str], VectorMatrix]" = OrderedDict()
+FILE_MATRICES_KEPT = 4
+
+
+def _file_key(memory: Memory) -> str | None:
+    location = memory.uri.location
+    return None if memory.uri.kind == "duckdb" and location in ("", ":memory:") else str(memory.uri)
+
+
+def _cached(memory: Memory, source: str, model: str) -> VectorMatrix | None:
+    key = _file_key(memory)
+    if key is None:
+        return _matrices.get(memory, {}).get((source, model))
+    hit = _file_matrices.get((key, source, model))
+    if hit is not None:
+        _file_matrices.move_to_end((key, source, model))
+    return hit
+
+
+def _keep(memory: Memory, matrix: VectorMatrix) -> None:
+    key = _file_key(memory)
+    if key is None:
+        _matrices.setdefault(memory, {})[(matrix.source, matrix.model)] = matrix
+        return
+    _file_matrices[(key, matrix.source, matrix.model)] = matrix
+    while len(_file_matrices) > FILE_MATRICES_KEPT:
+        _file_matrices.popitem(last=False)
 
 
 def vector_matrix(memory: Memory, source: Source, model: str, fingerprint: str | None = None) -> VectorMatrix:
@@ -98,7 +130,7 @@ def vector_matrix(memory: Memory, source: Source, model: str, fingerprint: str |
     table, keys = _SOURCES[source]
     fingerprint = fingerprint or memory_fingerprint(memory)
     with _lock:
-        cached = _matrices.setdefault(memory, {}).get((source, model))
+        cached = _cached(memory, source, model)
         if cached is not None and cached.fingerprint == fingerprint:
             return cached
         started = time.perf_counter()
@@ -109,7 +141,7 @@ def vector_matrix(memory: Memory, source: Source, model: str, fingerprint: str |
         )
         vectors = _to_matrix(rows.column("embedding"), f"{table} (model {model})")
         matrix = VectorMatrix(source, model, fingerprint, rows.drop_columns(["embedding"]), vectors)
-        _matrices[memory][(source, model)] = matrix
+        _keep(memory, matrix)
         log.info(
             "loaded %d %s embeddings of %s into memory (%.0f MB) in %.1f s",
             vectors.shape[0], source, model, vectors.nbytes / 1e6, time.perf_counter() - started,
@@ -120,7 +152,7 @@ def vector_matrix(memory: Memory, source: Source, model: str, fingerprint: str |
 def cached_matrix(memory: Memory, source: Source, model: str, fingerprint: str) -> VectorMatrix | None:
     """The matrix `vector_matrix` would return, if it is loaded and current; never loads."""
     with _lock:
-        cached = _matrices.get(memory, {}).get((source, model))
+        cached = _cached(memory, source, model)
     return cached if cached is not None and cached.fingerprint == fingerprint else None
 
 

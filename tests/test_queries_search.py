@@ -225,6 +225,26 @@ def test_matrix_cache_reloads_when_videos_change(mem: Memory, minilm: MiniLM) ->
     assert queries.search_frames(mem, minilm, query, k=1, method="matrix")[0] == before
 
 
+def test_a_reopened_file_reuses_its_matrix_until_the_videos_change(
+    known_memory: Path, tmp_path: Path, minilm: MiniLM
+) -> None:
+    """vidmem serve opens the file per burst of requests: the matrix must not be loaded again each time."""
+    from queries.vector_index import vector_matrix
+
+    path = tmp_path / "known.duckdb"
+    shutil.copy(known_memory, path)
+    with open_memory(path, read_only=True) as memory:
+        first = vector_matrix(memory, "texts", MODEL)
+    with open_memory(path, read_only=True) as memory:
+        assert vector_matrix(memory, "texts", MODEL) is first
+        hits = queries.search_texts(memory, minilm, TRAIN_SENTENCE, k=1, method="matrix")
+        assert hits and hits[0].text == TRAIN_SENTENCE
+    with open_memory(path) as memory:
+        _write_video(memory, "vC", frames=["a hot air balloon over the sea"], encoder=minilm)
+    with open_memory(path, read_only=True) as memory:
+        assert vector_matrix(memory, "texts", MODEL) is not first  # another file content: loaded afresh
+
+
 def test_hnsw_index_round_trip(
     known_memory: Path, tmp_path: Path, minilm: MiniLM, caplog: pytest.LogCaptureFixture
 ) -> None:
