@@ -4,7 +4,7 @@ LLM call, recorded as nodes of a `SearchTree`.
 Model mistakes (no action, unknown tool, unparseable output, a tool error the model caused)
 become a step with its error shown back to the model. A tool call the path already made (same tool,
 same input) is not run again: small models loop on one action until the step budget is gone, so after
-a repeat the chain asks once for the final answer from what it has seen (no tools: `finish_now`).
+a repeat one plain reading call answers from what the chain has seen (no tools: `finish_now`).
 After `max_errors` mistakes in a row, `max_steps` steps, or no answer when asked to finish, the chain
 ends as a failure node. vidmem's own bugs raise.
 
@@ -16,6 +16,7 @@ every call of a chain (and every MCTS branch) extends a prefix the server has al
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from string import Template
@@ -299,15 +300,50 @@ class Chain:
         return fail(node, f"no answer within {budget} steps")
 
     def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
-        """One last call for the answer from what the chain has seen (tools refused); a failure
-        node saying `why` when it gives none."""
+        """One plain reading call over the brief, the path's observations and the question (no tools,
+        no Thought/Action format: the small model that looped on an action, told to stop, called it
+        again; asked a plain question over the same evidence, it answers). A failure node saying
+        `why` when the reply holds no answer."""
         if not self.settings.finish_now:
             return fail(node, why)
-        last = self.step(tree, node.id, note=prompt("planner:finish_now").text, veto=_no_more_tools)
-        if last.status == "answer":
-            last.note = f"answered when asked to finish ({why})"
-            return last
-        return fail(last, why) if last.status != "failure" else last
+        seen = evidence_text(tree, [node.id], 2 * self.settings.observation_chars)
+        parts = [self.ctx.brief or "", f"What the tools returned:\n{seen}", tree.question]
+        messages = [
+            Message("system", prompt("planner:finish_now").text),
+            Message("user", "\n\n".join(p for p in parts if p)),
+        ]
+        text, usage = call(self.ctx, messages, max_tokens=self.settings.max_tokens)
+        answer = plain_answer(text)
+        last = tree.add(node.id, "step", planner_step(FINISH, f"asked to finish: {why}", text, usage, answer or ""))
+        if answer is None:
+            return fail(last, f"{why}; asked to finish, the model gave no answer")
+        last.status, last.answer = "answer", answer
+        last.note = f"answered when asked to finish ({why})"
+        return last
+
+
+_ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
+_ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)
+
+
+def plain_answer(text: str) -> str | None:
+    """The answer in a plain reply: after 'Final Answer:' / 'Answer:' when it has one, else the text
+    without a leading 'Thought:'; None when empty or when it is a tool call.
+
+    >>> plain_answer("Thought: the brief says so\\nFinal Answer: At 7.7 s.")
+    'At 7.7 s.'
+    >>> plain_answer("The castle, across the river.")
+    'The castle, across the river.'
+    >>> plain_answer("Action: get_segment\\nAction Input: 4-9") is None
+    True
+    """
+    found = _ANSWER_LINE.search(text)
+    if found:
+        return found.group(1).strip() or None
+    if _ACTION_LINE.search(text):
+        return None
+    answer = re.sub(r"^\s*thought\s*:\s*", "", text, flags=re.I).strip()
+    return answer or None
 
 
 #: The error of a step that repeated a tool call of its path (not run again).
@@ -323,8 +359,19 @@ def call_key(step: Step) -> tuple[str, str]:
     return (step.action or "", _input_key(step.action_input))
 
 
-def _no_more_tools(tool: str, action_input: str) -> str:
-    return f"asked for the final answer, the model called {tool}({action_input.strip()}) instead"
+def evidence_text(tree: SearchTree, node_ids: Sequence[int], limit: int) -> str:
+    """The observations on the paths to `node_ids` (the direct answer's), cut to `limit` characters."""
+    seen: set[int] = set()
+    parts: list[str] = []
+    for nid in node_ids:
+        for node in tree.path(nid):
+            if node.id in seen or node.kind != "step" or node.step is None or node.step.action is None:
+                continue
+            seen.add(node.id)
+            if node.step.observation is not None and not node.step.observation.final:
+                parts.append(f"{node.step.action}({node.step.action_input}) -> {render_observation(node.step, 600)}")
+    text = "\n".join(parts) or "(none yet)"
+    return text if len(text) <= limit else text[:limit] + " ..."
 
 
 def fail(node: Node, reason: str) -> Node:

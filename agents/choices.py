@@ -27,16 +27,15 @@ from agents.chain import (
     PlanResult,
     call,
     choice_letter,
+    evidence_text,
     planner_step,
     question_text,
-    render_observation,
 )
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
 from agents.prompts import prompt
 from agents.steps import Observation, Step
 from agents.tools.base import Tool, ToolContext
-from agents.trace import SearchTree
 
 VerifyMode = Literal["unmatched", "always", "never"]
 
@@ -123,21 +122,6 @@ def _closest_choice(said: str, choices: Sequence[str]) -> int | None:
 
 
 # -- verification and adjudication ---------------------------------------------------------------
-def evidence_text(tree: SearchTree, node_ids: Sequence[int], limit: int) -> str:
-    """The observations on the paths to `node_ids` (the direct answer's), cut to `limit` characters."""
-    seen: set[int] = set()
-    parts: list[str] = []
-    for nid in node_ids:
-        for node in tree.path(nid):
-            if node.id in seen or node.kind != "step" or node.step is None or node.step.action is None:
-                continue
-            seen.add(node.id)
-            if node.step.observation is not None and not node.step.observation.final:
-                parts.append(f"{node.step.action}({node.step.action_input}) -> {render_observation(node.step, 600)}")
-    text = "\n".join(parts) or "(none yet)"
-    return text if len(text) <= limit else text[:limit] + " ..."
-
-
 @dataclass(frozen=True)
 class ChoiceVerdict:
     choice: int

@@ -87,8 +87,8 @@ def test_expansion_prompt_lists_existing_children() -> None:
 def reply_by_history(messages: list[Message]) -> str:
     """A branch that was told to differ answers differently; a plain branch asks `when` first."""
     last = messages[-1].content
-    if "No more tools" in last:  # it repeated `when` of its path, which was not run again
-        return finish("7.73 s")
+    if messages[0].content.startswith("You answer a question about a video from the evidence"):
+        return "7.73 s"  # it repeated `when` of its path, which was not run again: the plain reading
     if "Earlier attempts" in last:
         return finish("8 s") if "- when:" in last else act("when", "count")
     if last.startswith("Observation: Said from"):

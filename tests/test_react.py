@@ -97,23 +97,27 @@ def test_tool_errors_count_as_mistakes() -> None:
     assert "Observation: error: SQL failed" in llm.calls[1][-1].content
 
 
-def test_a_repeated_call_is_not_run_again_and_the_answer_is_asked_for() -> None:
+def test_a_repeated_call_is_not_run_again_and_a_plain_reading_answers() -> None:
     tool = when_tool()
-    llm = ScriptedChat([act("when", "count"), act("when", "  Count "), finish("At 7.73 s.")])
+    llm = ScriptedChat([act("when", "count"), act("when", "  Count "), "Final Answer: At 7.73 s."])
     answer = ask("When is count said?", make_ctx(llm), tools=[tool], settings=react())
     assert answer.ok and answer.text == "At 7.73 s." and tool.calls == ["count"]
-    asked = llm.calls[2][-1].content
-    assert asked.startswith("Error: you already ran this") and "No more tools. Give your Final Answer now" in asked
+    system, user = llm.calls[2]
+    assert system.content.startswith("You answer a question about a video from the evidence below")
+    assert "Action:" not in system.content  # no tools, no ReAct format
+    assert "What the tools returned:\nwhen(count) -> Observation: Said from 7.73 s" in user.content
+    assert user.content.endswith("Question: When is count said?\nVideo: v1")
     last = next(n for n in answer.tree if n.terminal)
     assert last.note == "answered when asked to finish (repeated when(Count))"
+    assert answer.evidence and answer.evidence[0].times_s == (7.73, 10.85)  # the rows read stay the evidence
 
 
-def test_a_repeat_then_another_tool_call_ends_as_failure() -> None:
+def test_a_reading_that_calls_a_tool_ends_as_failure() -> None:
     tool = when_tool()
     llm = ScriptedChat([act("when", "count"), act("when", "count"), act("when", "people")])
     answer = ask("When is count said?", make_ctx(llm), tools=[tool], settings=react())
     assert not answer.ok and tool.calls == ["count"] and len(llm.calls) == 3
-    assert "the model called when(people) instead" in next(n for n in answer.tree if n.terminal).note
+    assert "asked to finish, the model gave no answer" in next(n for n in answer.tree if n.terminal).note
 
 
 @pytest.mark.parametrize("error", [GuardError("only SELECT is allowed"), SQLRunError("no column 'x'")])
