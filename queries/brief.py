@@ -20,7 +20,7 @@ Every item names the SQL that gives its rows again (literal parameters, so it ca
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memory import Memory
@@ -366,7 +366,40 @@ def evidence_brief(
                 neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
-    return Brief(question, vid, _ranked(items), windows, scores, header, tuple(notes))
+    return Brief(question, vid, _ranked(_placed(memory, items)), windows, scores, header, tuple(notes))
+
+
+_PLACES_SQL = (
+    "SELECT s.span_id, (s.y1 + s.y2) / 2 / v.height AS y FROM ocr_spans AS s JOIN videos AS v USING (video_id) "
+    "WHERE s.video_id = ? AND v.height > 0"
+)
+
+
+def screen_place(y: float) -> str:
+    """Where on the frame a text line's centre is, as questions say it ("at the bottom of the screen").
+
+    >>> [screen_place(y) for y in (0.05, 0.5, 0.9)]
+    ['top', 'middle', 'bottom']
+    """
+    return "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+
+
+def _placed(memory: Memory, items: list[BriefItem]) -> list[BriefItem]:
+    """On-screen text lines say where on the frame they are (from the span's box): "on-screen text
+    (bottom): ..."; questions ask for the text at the top or the bottom of the screen."""
+    label = SOURCE_LABELS["ocr_spans"]
+    places: dict[str, dict[int, str]] = {}
+    out = []
+    for item in items:
+        if item.source == "ocr_spans" and item.item_id is not None and item.text.startswith(label + ":"):
+            if item.video_id not in places:
+                rows = run_sql(memory, _PLACES_SQL, [item.video_id]).to_pylist()
+                places[item.video_id] = {r["span_id"]: screen_place(r["y"]) for r in rows if r["y"] is not None}
+            place = places[item.video_id].get(item.item_id)
+            if place is not None:
+                item = replace(item, text=f"{label} ({place}){item.text[len(label):]}")
+        out.append(item)
+    return out
 
 
 def _evidence_spans(

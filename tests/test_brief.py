@@ -262,3 +262,10 @@ def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm:
         choices=["the red train leaving", "rain in the mountains tomorrow"],
     )
     assert free.choices[1].score > free.choices[0].score
+
+
+def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
+    brief = evidence_brief(known, "What does the sign say?", video_id="vA")
+    spans = [i for i in brief.items if i.source == "ocr_spans"]
+    assert spans and all(i.text.startswith('on-screen text (top): "') for i in spans)  # boxes at y 10-40 of 480
+    assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief.render(600)
