@@ -55,7 +55,15 @@ from queries.text_index import build_text_index
 from queries.time_phrases import TimeWindow, time_windows
 from queries.timeline import speech_near, text_near, video_overview, video_timeline
 from queries.vector_index import build_frame_index
-from queries.visibility import TrackPosition, track_path, track_position, tracks_at, when_track_visible, when_visible
+from queries.visibility import (
+    TrackPosition,
+    seen_at,
+    track_path,
+    track_position,
+    tracks_at,
+    when_track_visible,
+    when_visible,
+)
 
 __all__ = [
     "FORMATS",
@@ -104,6 +112,7 @@ __all__ = [
     "search_frames",
     "search_texts",
     "search_transcript",
+    "seen_at",
     "speech_near",
     "sqlalchemy_engine",
     "sqlalchemy_url",

@@ -6,7 +6,7 @@ Built before a planner's first call so that a small model reads instead of searc
   transcript, on-screen text and captions, fused by reciprocal rank, with their times;
 - time phrases of the question ("20 seconds in", "at the end", "after the sign changes") resolved
   to windows (`queries.time_phrases`), with the rows inside them and the objects counted there;
-- object and person words mapped to the query library (`when_visible`, `tracks_at`, counts);
+- object and person words mapped to the query library (`when_visible`, `seen_at`, counts);
 - for multiple choice, each choice scored against the memory (`queries.choice_scores`);
 - on a short video whose text fits, the rest of its speech and on-screen text.
 
@@ -606,17 +606,22 @@ def _wanted_sources(question: str) -> set[str]:
     return wanted or set(SOURCE_LABELS)
 
 
-_COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM tracks_at(?, ?) GROUP BY category ORDER BY visible DESC"
+# Counts read the boxes found in a frame with the confidence that starts a track (`seen_at`): tracks
+# alive at a time (`tracks_at`) include the occluded and coasting ones, and gave the hand-checked count
+# of 4 of the question set's 27 counts at a second (mean +2.0) against 13 (mean +0.9) for boxes found.
+_COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM seen_at(?, ?) GROUP BY category ORDER BY visible DESC"
 _COUNT_IN_SQL = (
     "SELECT category, max(n) AS max_visible, arg_max(t_s, n) AS at_s, count(DISTINCT t_s) AS frames FROM ("
     "SELECT category, t_s, count(*) AS n FROM detections WHERE video_id = ? AND t_s BETWEEN ? AND ? "
+    "AND confidence >= (SELECT coalesce(max(try_cast(json_extract_string(settings, '$.tracking.confidence') "
+    "AS DOUBLE)), 0.25) FROM videos WHERE video_id = ?) "
     "GROUP BY category, t_s) GROUP BY category ORDER BY max_visible DESC"
 )
 _LAST_SAMPLE_SQL = "SELECT max(t_s) AS t FROM detections WHERE video_id = ?"
 
 
 def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -> list[BriefItem]:
-    """Objects counted at the window's instant (tracks alive then), or the most seen at once in it."""
+    """Objects counted at the window's instant (found in the frame nearest it), or the most found at once in it."""
     if not cats:
         return []
     out = []
@@ -629,11 +634,12 @@ def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -
         text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
         out.append(BriefItem("count", vid, at, at, f"count at {_s(at)}: {text}", 1.0, _sql(_COUNT_AT_SQL, vid, at),
                              tuple(rows)))
-    rows = [r for r in run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist() if r["category"] in cats]
+    found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s, vid]).to_pylist()
+    rows = [r for r in found if r["category"] in cats]
     text = "; ".join(f"up to {r['max_visible']} {r['category']} at once (most at {_s(r['at_s'])})" for r in rows)
     out.append(BriefItem(
         "count", vid, w.start_s, w.end_s, f"count in window: {text or 'no ' + ', '.join(cats) + ' detected'}", 0.9,
-        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
+        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s, vid), tuple(rows),
     ))
     return out
 

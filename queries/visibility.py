@@ -82,6 +82,14 @@ def tracks_at(memory: Memory, video_id: str, t_s: float) -> pa.Table:
     return run_sql(memory, "SELECT * FROM tracks_at(?, ?)", [vid, at])
 
 
+def seen_at(memory: Memory, video_id: str, t_s: float) -> pa.Table:
+    """The objects found in the sampled frame nearest `t_s` with the confidence that starts a track,
+    ordered by track_id: what can be seen then (for counting; `tracks_at` also has the occluded)."""
+    vid = _checks.video(memory, video_id)
+    at = _checks.number("t_s", t_s)
+    return run_sql(memory, "SELECT * FROM seen_at(?, ?)", [vid, at])
+
+
 def track_path(memory: Memory, video_id: str, track_id: int) -> pa.Table:
     """The sampled boxes of a track in time order, with centres cx, cy: its trajectory."""
     vid = _checks.video(memory, video_id)

@@ -273,6 +273,14 @@ def test_tracks_at(mem: Memory) -> None:
     assert queries.tracks_at(mem, "vA", 12.0).num_rows == 0
 
 
+def test_seen_at_counts_what_the_frame_shows_not_what_is_alive(mem: Memory) -> None:
+    # at 5.5 s the person of track 1 is inside its 4-7 s gap: alive (interpolated) but not found
+    assert rows(queries.tracks_at(mem, "vA", 5.5), "track_id") == [(1,), (3,)]
+    seen = queries.seen_at(mem, "vA", 5.5)  # the nearest sampled frame is 5.0 s (6.0 s ties, the earlier wins)
+    assert rows(seen, "track_id", "category", "t_s") == [(3, "car", 5.0)]
+    assert rows(queries.seen_at(mem, "vA", 2.2), "track_id") == [(1,), (2,), (3,)]  # frame 2.0 s
+
+
 def test_track_path(mem: Memory) -> None:
     t = queries.track_path(mem, "vA", 3)
     assert rows(t, "t_s", "cx", "cy") == [(float(s), 450.0 + 10 * s, 230.0) for s in range(2, 7)]
