@@ -41,6 +41,9 @@ class Recall:
     seconds: float
     tokens: float  # estimated tokens of the rendering
     choice_right: bool | None = None  # multiple choice: is the best-supported choice the right one?
+    #: Is the line marked best match an answering row (questions answered by text), or is no line
+    #: marked (questions the video cannot answer)? None: neither kind.
+    best_match_right: bool | None = None
 
 
 def brief_recall(
@@ -67,6 +70,7 @@ def brief_recall(
         seconds = time.perf_counter() - started
         tokens = len(brief.render(max_tokens)) / 3.6
         wanted, found, lacking = _covered(memory, vid, q.get("evidence", []), brief, max_tokens)
+        best_right = _best_match_right(memory, vid, q, brief)
         if not q.get("evidence"):
             status = "no evidence"
         elif lacking:
@@ -79,8 +83,21 @@ def brief_recall(
         if brief.choices and isinstance(q.get("answer"), int):
             best = max(brief.choices, key=lambda c: c.score)
             right = best.index == q["answer"] and sum(c.score == best.score for c in brief.choices) == 1
-        out.append(Recall(q["id"], q["type"], status, wanted, found, round(seconds, 3), round(tokens), right))
+        out.append(
+            Recall(q["id"], q["type"], status, wanted, found, round(seconds, 3), round(tokens), right, best_right)
+        )
     return out
+
+
+def _best_match_right(memory: Memory, vid: str, q: dict[str, Any], brief: Brief) -> bool | None:
+    best = brief.best_match
+    if q["type"] == "unanswerable":
+        return best is None
+    rows = [(ev["table"], int(r["id"])) for ev in q.get("evidence", []) if "table" in ev
+            for r in matching_rows(memory, vid, ev)]
+    if not rows:
+        return None
+    return best is not None and (best.source, best.item_id) in rows
 
 
 def _covered(
@@ -131,6 +148,11 @@ def summary(records: Sequence[Recall]) -> dict[str, Any]:
         "choice_best_is_right_by_type": {
             t: _share([r.choice_right for r in records if r.type == t and r.choice_right is not None])
             for t in sorted({r.type for r in records if r.choice_right is not None})
+        },
+        "best_match_right": _share([r.best_match_right for r in records if r.best_match_right is not None]),
+        "best_match_right_by_type": {
+            t: _share([r.best_match_right for r in records if r.type == t and r.best_match_right is not None])
+            for t in sorted({r.type for r in records if r.best_match_right is not None})
         },
         "median_tokens": statistics.median([r.tokens for r in records if r.status != "no video"] or [0]),
         "max_tokens": max([r.tokens for r in records] or [0]),

@@ -10,7 +10,7 @@ import pytest
 
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
-from queries.brief import Brief, content_words, object_categories
+from queries.brief import BEST_MATCH, Brief, _line, content_words, object_categories
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
 
@@ -269,3 +269,36 @@ def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
     spans = [i for i in brief.items if i.source == "ocr_spans"]
     assert spans and all(i.text.startswith('on-screen text (top): "') for i in spans)  # boxes at y 10-40 of 480
     assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief.render(600)
+
+
+def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: Any) -> None:
+    """Nothing in vA mentions a helicopter: the nearest lines are still shown, none is pointed at
+    (the model followed such a mark and invented an answer)."""
+    brief = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA", encoder=minilm)
+    top = next(i for i in brief.items if i.kind == "hit")
+    assert top.match < BEST_MATCH and brief.best_match is None
+    assert "<- best match" not in brief.render(600) and _line(top) in brief.render(600)
+    train = evidence_brief(known, "Where does the red train leave from?", video_id="vA", encoder=minilm)
+    assert train.best_match is not None and train.best_match.item_id == 0 and train.best_match.match >= BEST_MATCH
+
+
+def test_text_elsewhere_on_the_frame_than_asked_ranks_lower(known: Any, minilm: Any) -> None:
+    """vA's signs are all at the top of the frame: asked for the bottom, they lose their match."""
+    question = "What does the sign say at the {} of the screen?"
+    top = {i.item_id: i for i in evidence_brief(known, question.format("top"), video_id="vA", encoder=minilm).items
+           if i.kind == "hit" and i.source == "ocr_spans"}
+    bottom = {i.item_id: i for i in evidence_brief(known, question.format("bottom"), video_id="vA",
+                                                   encoder=minilm).items if i.kind == "hit" and i.source == "ocr_spans"}
+    assert top and set(top) == set(bottom)
+    for key, item in bottom.items():
+        assert item.match < top[key].match and item.score < top[key].score
+
+
+def test_a_brief_showing_all_of_a_short_videos_text_says_so(known: Any, minilm: Any) -> None:
+    brief = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA", encoder=minilm)
+    n = len(_replay(known, "SELECT * FROM text_items WHERE video_id = 'vA' AND source IN ('transcript', 'ocr_spans')"))
+    assert brief.whole_text == n and brief.shows_all_text(600)
+    assert f"note: these are all {n} lines of speech and on-screen text the memory holds" in brief.render(600)
+    assert not brief.shows_all_text(60)  # a budget too small to show them all does not say so
+    assert "these are all" not in brief.render(60)
+    assert evidence_brief(known, "Where is the helicopter?", video_id="vA", digest_rows=0).whole_text == 0
