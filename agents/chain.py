@@ -299,6 +299,27 @@ class Chain:
                 return fail(node, f"{errors} model mistakes in a row")
         return fail(node, f"no answer within {budget} steps")
 
+    def read(self, tree: SearchTree, start: int = 0) -> Node:
+        """One plain reading call over the evidence brief and the question, before any tool: the
+        brief usually holds the answer, and a small model reads better than it searches. The reply
+        answers (an answer node) or says what to look up (a failure node saying so; the planner then
+        runs the chain from `start` with the tools)."""
+        text, usage = self._plain_call("planner:read_first", [self.ctx.brief or "", tree.question])
+        lookup = _LOOKUP_LINE.search(text)
+        answer = None if lookup else plain_answer(text)
+        observation = Observation(text.strip(), final=answer is not None)
+        node = tree.add(start, "step", Step("read the evidence brief", READ, "", observation, usage=usage))
+        if answer is None:
+            wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
+            return fail(node, f"the brief was not enough ({wanted[:200]}); the tools look it up")
+        node.status, node.answer, node.note = "answer", answer, "answered from the evidence brief"
+        return node
+
+    def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
+        """A call without tools or the Thought/Action format: `system` prompt, `parts` as the user turn."""
+        messages = [Message("system", prompt(system).text), Message("user", "\n\n".join(p for p in parts if p))]
+        return call(self.ctx, messages, max_tokens=self.settings.max_tokens)
+
     def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
         """One plain reading call over the brief, the path's observations and the question (no tools,
         no Thought/Action format: the small model that looped on an action, told to stop, called it
@@ -307,12 +328,9 @@ class Chain:
         if not self.settings.finish_now:
             return fail(node, why)
         seen = evidence_text(tree, [node.id], 2 * self.settings.observation_chars)
-        parts = [self.ctx.brief or "", f"What the tools returned:\n{seen}", tree.question]
-        messages = [
-            Message("system", prompt("planner:finish_now").text),
-            Message("user", "\n\n".join(p for p in parts if p)),
-        ]
-        text, usage = call(self.ctx, messages, max_tokens=self.settings.max_tokens)
+        text, usage = self._plain_call(
+            "planner:finish_now", [self.ctx.brief or "", f"What the tools returned:\n{seen}", tree.question]
+        )
         answer = plain_answer(text)
         last = tree.add(node.id, "step", planner_step(FINISH, f"asked to finish: {why}", text, usage, answer or ""))
         if answer is None:
@@ -322,6 +340,9 @@ class Chain:
         return last
 
 
+#: The action name of `Chain.read`'s step in the tree.
+READ = "read_brief"
+_LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
 _ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)
 

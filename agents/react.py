@@ -1,4 +1,5 @@
-"""ReAct planner: one chain of thought -> action -> observation steps within a step budget."""
+"""ReAct planner: one reading call over the evidence brief, and when the brief is not enough one
+chain of thought -> action -> observation steps within a step budget."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from agents.trace import SearchTree
 @dataclass(frozen=True)
 class ReactSettings:
     chain: ChainSettings = field(default_factory=ChainSettings)
+    #: Answer from the evidence brief in one plain call first; the tools only when the model says
+    #: what it lacks (`Chain.read`). Without a brief the chain starts at once.
+    read_first: bool = True
 
 
 class ReactPlanner(BasePlanner[ReactSettings]):
@@ -23,4 +27,9 @@ class ReactPlanner(BasePlanner[ReactSettings]):
     def search(
         self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
-        return answered(tree, Chain(tools, ctx, self.settings.chain).run(tree, 0), choices)
+        chain = Chain(tools, ctx, self.settings.chain)
+        if self.settings.read_first and ctx.brief:
+            read = chain.read(tree, 0)
+            if read.status == "answer":
+                return answered(tree, read, choices)
+        return answered(tree, chain.run(tree, 0), choices)

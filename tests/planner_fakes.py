@@ -50,6 +50,7 @@ CRITIC = "You review how an agent"
 SUMMARY = "Several attempts answered"
 STRATEGY_CRITIC = "Several strategies tried"
 ADJUDICATOR = "You pick the answer"
+READER = "from an evidence brief"  # react's first call (planner:read_first)
 
 
 def act(tool: str, value: str, thought: str = "next") -> str:

@@ -9,10 +9,21 @@ import pytest
 
 from agents import AgentSettings, ask
 from agents.brief import BRIEF_TOOL
+from agents.chain import READ
+from agents.react import ReactSettings
 from agents.steps import Observation
 from agents.tools.base import ToolContext
 from memory import open_memory
-from tests.planner_fakes import STRATEGY_CRITIC, FakeTool, ScriptedChat, act, finish, finish_tool, when_tool
+from tests.planner_fakes import (
+    READER,
+    STRATEGY_CRITIC,
+    FakeTool,
+    ScriptedChat,
+    act,
+    finish,
+    finish_tool,
+    when_tool,
+)
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +37,13 @@ def _ctx(mem: Any, llm: Any, minilm: Any) -> ToolContext:
 
 
 def test_first_message_carries_the_brief_and_the_answer_its_evidence(known: Any, minilm: Any) -> None:
-    llm = ScriptedChat([act("when", "red train"), finish("From 1 s to 3.5 s: the red train leaves the station.")])
-    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
-    first, second = llm.calls
+    llm = ScriptedChat([act("when", "red train"), finish("From 1 s to 3.5 s: the red train leaves the station.")],
+                       routes={READER: ["Look up: the exact time"]})
+    tool = when_tool()
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[tool, finish_tool()])
+    assert llm.kinds == [READER, "chain", "chain"] and tool.calls == ["red train"]
+    read, first, second = llm.calls
+    assert read[1].content == first[1].content  # the reading saw what the chain's first step sees
     user = first[1].content
     assert user.index("Evidence brief") < user.index("<<<evidence brief") < user.index("Question: When is the red")
     assert '1-3.5 s speech: "The red train leaves the station early in the morning." <- best match' in user
@@ -72,3 +87,51 @@ def test_no_memory_no_brief() -> None:
     llm = ScriptedChat([finish("done")])
     answer = ask("When?", ToolContext(memory=None, llm=llm, video_id="v1"), tools=[finish_tool()])  # type: ignore[arg-type]
     assert answer.brief == "" and llm.calls[0][1].content.startswith("Question: When?")
+
+
+def test_react_reads_the_brief_first_and_answers_in_one_call(known: Any, minilm: Any) -> None:
+    """The brief holds the answer: one plain call (no tools, no ReAct format) answers it."""
+    llm = ScriptedChat([], routes={READER: ["Answer: From 1 s to 3.5 s, when the red train leaves."]})
+    tool = when_tool()
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[tool, finish_tool()])
+    assert answer.ok and answer.text == "From 1 s to 3.5 s, when the red train leaves."
+    assert answer.usage.calls == 1 and tool.calls == []
+    system, user = llm.calls[0]
+    assert "Action:" not in system.content and "<<<evidence brief" in user.content
+    assert user.content.endswith("Question: When is the red train mentioned?\nVideo: vA")
+    node = next(n for n in answer.tree if n.terminal)
+    assert node.status == "answer" and node.note == "answered from the evidence brief"
+    assert node.step is not None and node.step.action == READ
+    used = [ev for ev in answer.evidence if ev.tool == BRIEF_TOOL]
+    assert used and used[0].times_s == (1.0, 3.5)  # the brief's rows are the answer's evidence
+
+
+def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm: Any) -> None:
+    """'Look up: ...' (or no answer at all) is a failed reading beside the chain, not on its path."""
+    for reply in ("Thought: not sure\nLook up: who is speaking at 2 s", "Action: when\nAction Input: train"):
+        llm = ScriptedChat([act("when", "red train"), finish("At 1 s.")], routes={READER: [reply]})
+        answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+        assert answer.ok and answer.text == "At 1 s." and answer.usage.calls == 3
+        read = answer.tree[1]
+        assert read.status == "failure" and read.parent == 0 and "the tools look it up" in read.note
+        last = next(n for n in answer.tree if n.status == "answer")
+        assert read.id not in [n.id for n in answer.tree.path(last.id)]
+    assert "who is speaking at 2 s" in ask(
+        "When is the red train mentioned?",
+        _ctx(known, ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: who is speaking at 2 s"]}), minilm),
+        tools=[finish_tool()],
+    ).tree[1].note
+
+
+def test_a_read_answer_naming_a_choice_is_the_choice(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: B"]})
+    answer = ask("What leaves the station?", _ctx(known, llm, minilm), tools=[finish_tool()],
+                 choices=["a bus", "the red train", "a boat", "a plane", "nothing"])
+    assert answer.choice == 1 and answer.usage.calls == 1
+
+
+def test_read_first_can_be_turned_off(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: never called"]})
+    settings = AgentSettings(react=ReactSettings(read_first=False))
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[finish_tool()], settings=settings)
+    assert answer.text == "At 1 s." and llm.kinds == ["chain"]
