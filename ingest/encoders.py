@@ -164,6 +164,10 @@ class TextEncoder:
             )
         return Availability(True, f"sentence-transformers {self.model} at {weights.location}", weights.source)
 
+    def load(self) -> None:
+        """Load the model now (it loads on the first `encode` otherwise)."""
+        self._load()
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One unit-length float32 row per text (shape (0, d) for no texts)."""
         model = self._load()

@@ -1,9 +1,10 @@
 """The one small interface every model role implements.
 
 An extractor is built once per run from the settings and reused across videos (its model loads
-lazily, once). For each video the pipeline calls `begin`, then `process` with only the frames
-sampled for the extractor's role (never, for audio-only roles), then `end`, which puts the rows
-it produced into the video's context. Roles that build on others (appearance on tracks, text
+lazily, once). For each video the pipeline calls `begin`, then, in the role's own thread, `warm`
+(load what `end` will need while other roles work), `process` with only the frames sampled for the
+extractor's role (never, for audio-only roles), then `end`, which puts the rows it produced into
+the video's context. Roles that build on others (appearance on tracks, text
 embeddings on transcript/OCR/captions) name them in `after` and read their output from the context.
 
 Each role runs in its own thread (see ingest/overlap.py), so `process` and `end` of different roles
@@ -64,6 +65,10 @@ class Extractor(ABC):
 
     def begin(self, ctx: VideoContext) -> None:  # noqa: B027 - optional hook
         """Reset per-video state."""
+
+    def warm(self) -> None:  # noqa: B027 - optional hook
+        """Load the model now, in this role's thread, before it waits for frames or for the roles it
+        reads: a role that only works in `end` would otherwise load at the tail of the first video."""
 
     def process(self, batch: FrameBatch) -> None:  # noqa: B027 - optional hook
         """Consume a batch of this role's sampled frames."""

@@ -5,8 +5,8 @@ GIL, so roles overlap with decoding and with each other (on a GPU the pipeline a
 slowest stage; on a CPU the cores stay busy while one role waits for its next batch). Speech
 recognition needs no frames, so it transcribes from the first second instead of after decoding.
 
-Per role, calls stay in order: `process` batch by batch, then `end` once decoding is over and the
-roles it reads (`Extractor.after`) have ended. A role that raises is marked failed and then only
+Per role, calls stay in order: `warm`, `process` batch by batch, then `end` once decoding is over
+and the roles it reads (`Extractor.after`) have ended. A role that raises is marked failed and then only
 drains its queue, so decoding never blocks on it.
 """
 
@@ -68,6 +68,7 @@ class RoleThreads:
 
     def _run(self, ex: Extractor) -> None:
         try:
+            self._guarded(ex, ex.warm)
             q = self._queues.get(ex.role)
             while q is not None and (batch := q.get()) is not _DONE:
                 if not self._cancelled.is_set():  # a failed role only drains (`_guarded` skips it)

@@ -54,6 +54,11 @@ class TextEmbedder(Extractor):
     def availability(self) -> Availability:
         return self.encoder().availability()
 
+    def warm(self) -> None:
+        # ~1.5-7 s on 2 cores: loaded while ASR and OCR work, not after them (speech_sign: 0.12 s of
+        # this role per video second, nearly all the load, at the tail of the video)
+        self.encoder().load()
+
     def end(self, ctx: VideoContext) -> None:
         items = texts_to_embed(ctx.tables)
         rows: list[dict[str, Any]] = []

@@ -56,6 +56,9 @@ class _Scripted(Extractor):
     def begin(self, ctx: VideoContext) -> None:
         LOG.add(self.role, "begin")
 
+    def warm(self) -> None:
+        LOG.add(self.role, "warm")
+
     def process(self, batch: FrameBatch) -> None:
         LOG.add(self.role, "process")
         if self.fail_in == "process":
@@ -134,6 +137,11 @@ def test_end_waits_for_the_roles_it_reads_and_speech_overlaps_decoding(
     assert LOG.time_of("text_embeddings", "end start") >= max(LOG.time_of("asr", "end"), LOG.time_of("ocr", "end"))
     last_frame = max(t for r, w, t in LOG.events if w == "process")
     assert LOG.time_of("asr", "end start") < last_frame  # transcribing while frames still flow
+    # each role warms up first, in its own thread: text embeddings before ASR and OCR have ended
+    for role in ("tracking", "asr", "ocr", "appearance", "text_embeddings"):
+        assert [w for r, w, _ in LOG.events if r == role][:2] == ["begin", "warm"]
+    assert LOG.time_of("text_embeddings", "warm") < LOG.time_of("asr", "end")
+    assert LOG.threads["text_embeddings"] == {"vidmem-text_embeddings", "MainThread"}  # begin in main, warm its own
 
 
 def test_a_crashing_role_fails_alone_and_decoding_goes_on(media: dict[str, Path], tmp_path: Path) -> None:
@@ -144,7 +152,7 @@ def test_a_crashing_role_fails_alone_and_decoding_goes_on(media: dict[str, Path]
     assert roles["ocr"] == "failed: RuntimeError: scripted crash"
     assert roles["tracking"] == roles["text_embeddings"] == "ran"
     assert LOG.frames["tracking"] == list(range(0, 300, 5))
-    assert [w for r, w, _ in LOG.events if r == "ocr"] == ["begin", "process"]  # drained, never called again
+    assert [w for r, w, _ in LOG.events if r == "ocr"] == ["begin", "warm", "process"]  # drained, never called again
 
 
 def test_a_video_that_breaks_mid_decode_stops_every_role_thread(
