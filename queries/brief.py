@@ -654,10 +654,8 @@ def _wanted_sources(question: str) -> set[str]:
 _COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM seen_at(?, ?) GROUP BY category ORDER BY visible DESC"
 _COUNT_IN_SQL = (
     "SELECT category, max(n) AS max_visible, arg_max(t_s, n) AS at_s, count(DISTINCT t_s) AS frames FROM ("
-    "SELECT category, t_s, count(*) AS n FROM detections WHERE video_id = ? AND t_s BETWEEN ? AND ? "
-    "AND confidence >= (SELECT coalesce(max(try_cast(json_extract_string(settings, '$.tracking.confidence') "
-    "AS DOUBLE)), 0.25) FROM videos WHERE video_id = ?) "
-    "GROUP BY category, t_s) GROUP BY category ORDER BY max_visible DESC"
+    "SELECT category, t_s, count(*) AS n FROM seen_between(?, ?, ?) GROUP BY category, t_s) "
+    "GROUP BY category ORDER BY max_visible DESC"
 )
 _LAST_SAMPLE_SQL = "SELECT max(t_s) AS t FROM detections WHERE video_id = ?"
 
@@ -676,12 +674,12 @@ def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -
         text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
         out.append(BriefItem("count", vid, at, at, f"count at {_s(at)}: {text}", 1.0, _sql(_COUNT_AT_SQL, vid, at),
                              tuple(rows)))
-    found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s, vid]).to_pylist()
+    found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist()
     rows = [r for r in found if r["category"] in cats]
     text = "; ".join(f"up to {r['max_visible']} {r['category']} at once (most at {_s(r['at_s'])})" for r in rows)
     out.append(BriefItem(
         "count", vid, w.start_s, w.end_s, f"count in window: {text or 'no ' + ', '.join(cats) + ' detected'}", 0.9,
-        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s, vid), tuple(rows),
+        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
     ))
     return out
 

@@ -49,6 +49,7 @@ ORDER: tuple[str, ...] = (
     "category_pairs",
     "track_position",
     "tracks_at",
+    "seen_between",
     "seen_at",
     "track_path",
     "detection_shapes",

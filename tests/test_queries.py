@@ -15,7 +15,7 @@ import pytest
 
 import queries
 from memory import Memory, open_memory
-from queries import library
+from queries import library, run_sql
 
 
 @pytest.fixture(scope="module", params=["persisted", "attached"])
@@ -279,6 +279,17 @@ def test_seen_at_counts_what_the_frame_shows_not_what_is_alive(mem: Memory) -> N
     seen = queries.seen_at(mem, "vA", 5.5)  # the nearest sampled frame is 5.0 s (6.0 s ties, the earlier wins)
     assert rows(seen, "track_id", "category", "t_s") == [(3, "car", 5.0)]
     assert rows(queries.seen_at(mem, "vA", 2.2), "track_id") == [(1,), (2,), (3,)]  # frame 2.0 s
+
+
+def test_seen_between_is_seen_at_frame_by_frame(mem: Memory) -> None:
+    """The brief's window counts and its count at a second read the same gated boxes."""
+    window = run_sql(mem, "SELECT * FROM seen_between('vA', 2.0, 6.0)").to_pylist()
+    frames = sorted({r["t_s"] for r in window})
+    assert frames[0] >= 2.0 and frames[-1] <= 6.0 and len(frames) >= 3
+    for t in frames:
+        at = [(r["track_id"], r["category"]) for r in window if r["t_s"] == t]
+        assert at == rows(queries.seen_at(mem, "vA", t), "track_id", "category")
+    assert run_sql(mem, "SELECT * FROM seen_between('vA', 100.0, 200.0)").num_rows == 0
 
 
 def test_track_path(mem: Memory) -> None:
