@@ -60,7 +60,9 @@ def test_count_question_with_evidence(tracked_memory: Path, planner: str) -> Non
     # The evidence must come from the space-dominant memory: SQL over tracks/detections (or a library
     # macro over them), or a tool's rows taken from those tables.
     sql = " ".join(ev["sql"] or "" for ev in answer["evidence"]).lower()
-    from_sql = any(name in sql for name in ("detections", "tracks", "instance_counts", "when_visible"))
+    from_sql = any(
+        name in sql for name in ("detections", "tracks", "instance_counts", "when_visible", "seen_at", "seen_between")
+    )
     from_rows = any(
         "track_id" in row or row.get("source") == "tracks" for ev in answer["evidence"] for row in ev["rows"]
     )
