@@ -220,10 +220,11 @@ def test_a_locked_memory_is_503_in_words(serve_memory: Path, tmp_path: Path) -> 
 
 def test_ask_streams_events(serve_memory: Path) -> None:
     from agents import ToolContext
-    from tests.planner_fakes import ScriptedChat, act, finish
+    from tests.planner_fakes import READER, ScriptedChat, act, finish
 
     def context(memory: Memory, video_id: str | None) -> ToolContext:
-        return ToolContext(memory, ScriptedChat([act("get_transcript", ""), finish("At 1.6 s.")]), video_id)
+        chat = ScriptedChat([act("get_transcript", ""), finish("At 1.6 s.")], routes={READER: ["Look up: the times"]})
+        return ToolContext(memory, chat, video_id)
 
     with TestClient(create_app(str(serve_memory), hold_s=0, context_factory=context)) as c:
         vid = _video(c, "speech_sign.mp4")["video_id"]
@@ -231,9 +232,9 @@ def test_ask_streams_events(serve_memory: Path) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
     events = [block.split("\n", 1) for block in r.text.strip().split("\n\n") if block.startswith("event:")]
     names = [e[0].removeprefix("event: ") for e in events]
-    assert names == ["start", "llm", "llm", "answer"]
+    assert names == ["start", "llm", "llm", "llm", "answer"]  # the brief read, then the tool chain's two steps
     answer = json.loads(events[-1][1].removeprefix("data: "))
-    assert answer["answer"] == "At 1.6 s." and answer["usage"]["calls"] == 2
+    assert answer["answer"] == "At 1.6 s." and answer["usage"]["calls"] == 3
     assert answer["evidence"][0]["times_s"] and answer["evidence"][0]["tool"] == "get_transcript"
 
 
