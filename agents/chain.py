@@ -26,7 +26,7 @@ from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
 from agents.parsing import match_name, parse_action
 from agents.prompts import prompt, render
-from agents.steps import Observation, Step, Usage
+from agents.steps import READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -340,8 +340,6 @@ class Chain:
         return last
 
 
-#: The action name of `Chain.read`'s step in the tree.
-READ = "read_brief"
 _LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
 _ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)

@@ -4,6 +4,9 @@ and what it cost. Traces and search trees are built from them and saved as JSON.
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+#: The action of a planner's plain reading of the evidence brief (`Chain.read`): not a tool.
+READ = "read_brief"
+
 
 @dataclass(frozen=True)
 class Evidence:

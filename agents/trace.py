@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agents.errors import AgentError
-from agents.steps import Evidence, Observation, Step, Usage
+from agents.steps import READ, Evidence, Observation, Step, Usage
 
 #: root: the question. step: a thought -> action -> observation turn of a chain. critic: a review
 #: of a chain's answer. summary / vote: how candidate answers became one. judge: a choice adjudicator
@@ -182,10 +182,18 @@ _COLOURS = {
     "critic": "#ffd59e",
     "judge": "#c6d8ff",
     "verify": "#e3d4f5",
+    "looked_up": "#e8eef7",
 }
 
 
+def _looked_up(node: Node) -> bool:
+    """A brief reading that asked for the tools: not a failure of the answer, the chain beside it goes on."""
+    return node.status == "failure" and node.step is not None and node.step.action == READ
+
+
 def _colour(node: Node) -> str:
+    if _looked_up(node):
+        return _COLOURS["looked_up"]
     if node.terminal:
         return _COLOURS[node.status]
     step = node.step
@@ -214,6 +222,8 @@ def node_label(node: Node, width: int = 22) -> str:
         lines.append(f"tool error: {_short(step.observation.error, 24)}")
     if node.status == "answer" and node.answer:
         lines.append(f"= {_short(node.answer, 30)}")
+    elif _looked_up(node):
+        lines.append("not enough: tools")
     elif node.status == "failure":
         lines.append("FAILED")
     if node.kind == "critic" and node.note:

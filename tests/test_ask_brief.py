@@ -9,10 +9,10 @@ import pytest
 
 from agents import AgentSettings, ask
 from agents.brief import BRIEF_TOOL
-from agents.chain import READ
 from agents.react import ReactSettings
-from agents.steps import Observation
+from agents.steps import READ, Observation
 from agents.tools.base import ToolContext
+from agents.trace import node_label
 from memory import open_memory
 from tests.planner_fakes import (
     READER,
@@ -114,6 +114,7 @@ def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm
         assert answer.ok and answer.text == "At 1 s." and answer.usage.calls == 3
         read = answer.tree[1]
         assert read.status == "failure" and read.parent == 0 and "the tools look it up" in read.note
+        assert node_label(read).endswith("not enough: tools") and "FAILED" not in node_label(read)
         last = next(n for n in answer.tree if n.status == "answer")
         assert read.id not in [n.id for n in answer.tree.path(last.id)]
     assert "who is speaking at 2 s" in ask(
