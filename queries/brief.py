@@ -199,8 +199,7 @@ class Brief:
         lines += self._choice_lines()
         lines += [f"note: {n}" for n in self.notes]
         if self.shows_all_text(max_tokens):
-            lines.append(f"note: these are all {self.whole_text} lines of speech and on-screen text the memory holds "
-                         "of this video")
+            lines.append(self._all_text_note())
         body = "\n".join(lines) if lines else "nothing in the memory matched the question"
         return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
 
@@ -211,8 +210,13 @@ class Brief:
         shown = {k for k in self.row_keys(max_tokens) if k[1] in ("transcript", "ocr_spans")}
         return len(shown) >= self.whole_text
 
+    def _all_text_note(self) -> str:
+        return (f"note: these are all {self.whole_text} lines of speech and on-screen text the memory holds "
+                "of this video")
+
     def _frame(self) -> str:
-        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self.notes, _ALL_NOTE]
+        all_text = [self._all_text_note()] if self.whole_text else []  # budget for it only when it may be shown
+        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self.notes, *all_text]
         return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
     @property
@@ -245,7 +249,6 @@ class Brief:
         return {k for i in items for k in i.row_keys}
 
 
-_ALL_NOTE = "note: these are all 99 lines of speech and on-screen text the memory holds of this video"
 _INTRO = (
     "Evidence brief: what a search of the memory found before you started, in time order (times in seconds). "
     "Answer from it when it is enough; use tools only for what it lacks."
