@@ -53,6 +53,9 @@ class ChainSettings:
     temperature: float = 0.0
     observation_chars: int = 1200  # longer observations are cut in the prompt (the trace keeps them whole)
     finish_now: bool = True  # a repeated tool call gets one last call asking for the answer (module docstring)
+    #: A chain from the question first reads the evidence brief in one plain call (`Chain.start`);
+    #: the tools only when the reading says what it lacks. Without a brief the tools start at once.
+    read_first: bool = True
 
     def __post_init__(self) -> None:
         for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
@@ -299,16 +302,28 @@ class Chain:
                 return fail(node, f"{errors} model mistakes in a row")
         return fail(node, f"no answer within {budget} steps")
 
-    def read(self, tree: SearchTree, start: int = 0) -> Node:
+    def start(self, tree: SearchTree, *, label: str | None = None) -> Node:
+        """A chain from the question (the root) to its terminal node: the reading call first when
+        `read_first` is on and there is a brief, the tool chain when the reading asks for a lookup.
+        A reading that asked sits beside the tool chain (a failure node under the root, `label`led
+        like it), so the chain's prompt is the one it would have had without the reading."""
+        if self.settings.read_first and self.ctx.brief:
+            read = self.read(tree, label=label)
+            if read.status == "answer":
+                return read
+        return self.run(tree, 0, label=label)
+
+    def read(self, tree: SearchTree, *, label: str | None = None) -> Node:
         """One plain reading call over the evidence brief and the question, before any tool: the
         brief usually holds the answer, and a small model reads better than it searches. The reply
-        answers (an answer node) or says what to look up (a failure node saying so; the planner then
-        runs the chain from `start` with the tools)."""
+        answers (an answer node under the root) or says what to look up (a failure node saying so;
+        the planner then runs the tools from the root)."""
         text, usage = self._plain_call("planner:read_first", [self.ctx.brief or "", tree.question])
         lookup = _LOOKUP_LINE.search(text)
         answer = None if lookup else plain_answer(text)
         observation = Observation(text.strip(), final=answer is not None)
-        node = tree.add(start, "step", Step("read the evidence brief", READ, "", observation, usage=usage))
+        step = Step("read the evidence brief", READ, "", observation, usage=usage)
+        node = tree.add(0, "step", step, label=label)
         if answer is None:
             wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
             return fail(node, f"the brief was not enough ({wanted[:200]}); the tools look it up")
@@ -318,7 +333,7 @@ class Chain:
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
         """A call without tools or the Thought/Action format: `system` prompt, `parts` as the user turn."""
         messages = [Message("system", prompt(system).text), Message("user", "\n\n".join(p for p in parts if p))]
-        return call(self.ctx, messages, max_tokens=self.settings.max_tokens)
+        return call(self.ctx, messages, max_tokens=self.settings.max_tokens, temperature=self.settings.temperature)
 
     def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
         """One plain reading call over the brief, the path's observations and the question (no tools,

@@ -29,7 +29,7 @@ from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
 from agents.planner_base import BasePlanner, answered
 from agents.prompts import prompt
-from agents.steps import Evidence, Usage
+from agents.steps import READ, Evidence, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.tools.format import quote_data, rows_text
 from agents.trace import Node, SearchTree
@@ -111,15 +111,17 @@ def critique(tree: SearchTree, node_id: int, ctx: ToolContext, settings: CriticS
     """One review of the chain ending at `node_id` (which holds an answer)."""
     answer = tree[node_id].answer or ""
     trace = trace_text(tree, node_id, settings.trace_chars)
-    rows = evidence_text(tree.evidence((node_id,)), settings.evidence_rows, settings.evidence_chars)
+    evidence = tree.evidence((node_id,))
+    blocks = []
+    if ctx.brief and any(n.step is not None and n.step.action == READ for n in tree.path(node_id)):
+        blocks.append(ctx.brief)  # an answer read from the brief rests on the brief's rows (already fenced)
+    if evidence or not blocks:
+        rows = evidence_text(evidence, settings.evidence_rows, settings.evidence_chars)
+        blocks.append(quote_data(rows, "evidence rows from the memory"))
+    evidence_block = "\n\n".join(blocks)
     messages = [
         Message("system", prompt("planner:critic").text),
-        Message(
-            "user",
-            f"{tree.question}\n\nTrace:\n{trace}\n\n"
-            + quote_data(rows, "evidence rows from the memory")
-            + f"\n\nAnswer: {answer}",
-        ),
+        Message("user", f"{tree.question}\n\nTrace:\n{trace}\n\n{evidence_block}\n\nAnswer: {answer}"),
     ]
     text, usage = call(ctx, messages, max_tokens=settings.critic_tokens)
     return parse_verdict(text), usage, text
@@ -152,7 +154,7 @@ class CriticPlanner(BasePlanner[CriticSettings]):
     ) -> PlanResult:
         s = self.settings
         chain = Chain(tools, ctx, s.chain)
-        node = chain.run(tree, 0)
+        node = chain.start(tree)  # an answer read from the brief is reviewed like a chain's
         last_answer: Node | None = node if node.status == "answer" else None
         verified = False  # only a YES on the last answer verifies it
         for round_ in range(1, s.max_rounds + 1):

@@ -10,6 +10,9 @@ Each of N iterations
    ancestor v: R_v += R * exp(beta * (1 - d)), where d is the number of edges from v down to the
    leaf (d = 1 for the leaf's parent, which gets R undamped; the root gets R * exp(beta * (1 - depth))).
    The leaf itself records R and is never selected again.
+Before the first iteration, as in react, one plain call reads the evidence brief (`Chain.read`); an
+answer read there is the first solution (rewarded like a chain's), so the tool chains that follow
+are its second opinions. A reading that asks for a lookup is no solution and costs no reward.
 When the first `agree_stop` chains all answer the same, the search stops there: more branches
 would cost tokens to confirm it. The final answer merges the candidates by their evidence
 (`consensus.merge`: answers that say the same are grouped, weighed by how well the rows they rest
@@ -31,6 +34,7 @@ from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
 from agents.planner_base import BasePlanner
 from agents.prompts import render
+from agents.steps import READ
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -115,8 +119,8 @@ def expansion_note(tree: SearchTree, node_id: int) -> str | None:
     """The 'take a different action' prompt for expanding `node_id`, None when it has no children."""
     actions = []
     for child in tree.children(node_id):
-        if child.kind != "step" or child.step is None:
-            continue
+        if child.kind != "step" or child.step is None or child.step.action == READ:
+            continue  # the brief reading is not a tool call another branch could vary
         line = f"- {child.step.action}: {child.step.action_input}" if child.step.action else "- (no valid action)"
         if line not in actions:
             actions.append(line)
@@ -147,7 +151,12 @@ class MctsPlanner(BasePlanner[MctsSettings]):
         chain = Chain(tools, ctx, s.chain)
         rng = random.Random(s.seed)
         leaves: list[Node] = []
-        for _ in range(s.n_solutions):
+        if s.chain.read_first and ctx.brief:  # the first solution is read from the brief, when it can be
+            read = chain.read(tree)
+            if read.status == "answer":
+                leaves.append(read)
+                self._reward(tree, read)
+        while len(leaves) < s.n_solutions:
             candidates = expandable(tree, s.max_depth)
             if not candidates:
                 break
@@ -163,14 +172,19 @@ class MctsPlanner(BasePlanner[MctsSettings]):
                 reject_first=partial(repeats_sibling, tree, node.id) if note else None,
             )
             leaves.append(leaf)
-            reward = s.alpha if leaf.status == "answer" else -s.alpha
-            new = backpropagate({n.id: n.reward for n in tree}, {n.id: n.parent for n in tree}, leaf.id, reward, s.beta)
-            for nid, value in new.items():
-                tree[nid].reward = value
+            self._reward(tree, leaf)
             if s.agree_stop and len(leaves) == s.agree_stop and agree(leaves, choices):
                 tree.root.note = f"stopped early: the first {len(leaves)} chains agree"
                 break
         return self.final_answer(tree, ctx, choices)
+
+    def _reward(self, tree: SearchTree, leaf: Node) -> None:
+        """Back-propagate `leaf`'s reward (+alpha for an answer, -alpha for a failure) up the tree."""
+        s = self.settings
+        reward = s.alpha if leaf.status == "answer" else -s.alpha
+        new = backpropagate({n.id: n.reward for n in tree}, {n.id: n.parent for n in tree}, leaf.id, reward, s.beta)
+        for nid, value in new.items():
+            tree[nid].reward = value
 
     def final_answer(self, tree: SearchTree, ctx: ToolContext, choices: Sequence[str] | None) -> PlanResult:
         leaves = tree.answers()

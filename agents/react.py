@@ -14,10 +14,8 @@ from agents.trace import SearchTree
 
 @dataclass(frozen=True)
 class ReactSettings:
+    #: `chain.read_first` (on by default): the reading call over the brief comes first.
     chain: ChainSettings = field(default_factory=ChainSettings)
-    #: Answer from the evidence brief in one plain call first; the tools only when the model says
-    #: what it lacks (`Chain.read`). Without a brief the chain starts at once.
-    read_first: bool = True
 
 
 class ReactPlanner(BasePlanner[ReactSettings]):
@@ -27,9 +25,4 @@ class ReactPlanner(BasePlanner[ReactSettings]):
     def search(
         self, tree: SearchTree, tools: Sequence[Tool], ctx: ToolContext, choices: Sequence[str] | None
     ) -> PlanResult:
-        chain = Chain(tools, ctx, self.settings.chain)
-        if self.settings.read_first and ctx.brief:
-            read = chain.read(tree, 0)
-            if read.status == "answer":
-                return answered(tree, read, choices)
-        return answered(tree, chain.run(tree, 0), choices)
+        return answered(tree, Chain(tools, ctx, self.settings.chain).start(tree), choices)

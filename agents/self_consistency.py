@@ -1,7 +1,9 @@
 """Self-consistency (Wang et al., 2023): N ReAct chains sampled at a temperature above zero, then a
 vote. The baseline MCTS must beat: the same number of chains without the tree search.
 
-Each sample is an independent chain from the question, hung under the root (labelled `sample i`).
+Each sample is an independent chain from the question, hung under the root (labelled `sample i`):
+like react's, it first reads the evidence brief (at the sampling temperature too) and takes the
+tools only when that reading asks for a lookup.
 Free answers are merged like MCTS's (`consensus.merge`: grouped by what they say, weighed by the
 rows that support them, a summary call only on a tie); multiple choice is a vote over the choices.
 Like MCTS, sampling stops once the first `agree_stop` samples agree (0: always N), so that the two
@@ -48,7 +50,7 @@ class SelfConsistencyPlanner(BasePlanner[SelfConsistencySettings]):
         chain = Chain(tools, ctx, replace(s.chain, temperature=s.temperature))
         leaves: list[Node] = []
         for i in range(s.n_samples):
-            leaves.append(chain.run(tree, 0, label=f"sample {i + 1}"))
+            leaves.append(chain.start(tree, label=f"sample {i + 1}"))
             if s.agree_stop and len(leaves) == s.agree_stop and agree(leaves, choices):
                 tree.root.note = f"stopped early: the first {len(leaves)} samples agree"
                 break

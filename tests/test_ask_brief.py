@@ -9,12 +9,13 @@ import pytest
 
 from agents import AgentSettings, ask
 from agents.brief import BRIEF_TOOL
-from agents.react import ReactSettings
+from agents.mcts import MctsSettings
 from agents.steps import READ, Observation
 from agents.tools.base import ToolContext
 from agents.trace import node_label
 from memory import open_memory
 from tests.planner_fakes import (
+    CRITIC,
     READER,
     STRATEGY_CRITIC,
     FakeTool,
@@ -133,6 +134,52 @@ def test_a_read_answer_naming_a_choice_is_the_choice(known: Any, minilm: Any) ->
 
 def test_read_first_can_be_turned_off(known: Any, minilm: Any) -> None:
     llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: never called"]})
-    settings = AgentSettings(react=ReactSettings(read_first=False))
+    settings = AgentSettings().with_chain(read_first=False)
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[finish_tool()], settings=settings)
     assert answer.text == "At 1 s." and llm.kinds == ["chain"]
+
+
+def test_mcts_takes_the_read_answer_as_its_first_solution(known: Any, minilm: Any) -> None:
+    """The reading is MCTS's first solution; one tool chain that agrees with it stops the search."""
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: At 1 s."]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="mcts",
+                 tools=[when_tool(), finish_tool()])
+    assert answer.text == "At 1 s." and llm.kinds == [READER, "chain"]
+    read, chain = [n for n in answer.tree.children(0) if n.kind == "step"]
+    assert read.step is not None and read.step.action == READ and read.status == "answer"
+    assert chain.status == "answer" and "agree" in answer.tree.root.note
+    assert answer.tree.root.reward > 0 and read.reward == 1.0
+
+
+def test_mcts_chains_do_not_vary_the_reading(known: Any, minilm: Any) -> None:
+    """A reading that asks for a lookup is no solution: MCTS runs its N chains, and the expansion
+    note ('take another action') lists tool calls only, never the reading."""
+    llm = ScriptedChat(
+        [finish("At 1 s."), act("when", "train"), finish("At 1.5 s."), finish("At 1 s.")],
+        routes={READER: ["Look up: the time"]},
+    )
+    settings = AgentSettings(mcts=MctsSettings(n_solutions=2, agree_stop=0))
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="mcts",
+                 tools=[when_tool(), finish_tool()], settings=settings)
+    assert llm.kinds[0] == READER and llm.kinds.count("chain") >= 2
+    assert all(READ not in m.content for call in llm.calls[1:] for m in call if m.role == "user")
+    assert answer.tree[1].status == "failure" and answer.tree[1].reward == 0.0
+
+
+def test_self_consistency_samples_readings_at_its_temperature(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: At 1 s.", "Answer: At 1 s."]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="self_consistency",
+                 tools=[when_tool(), finish_tool()])
+    assert answer.text == "At 1 s." and llm.kinds == [READER, READER]
+    assert llm.temperatures == [0.7, 0.7]
+    assert [n.label for n in answer.tree.children(0) if n.kind == "step"] == ["sample 1", "sample 2"]
+
+
+def test_the_critic_reviews_a_read_answer_against_the_brief(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: At 1 s."], CRITIC: ["Criteria: ok\nVerdict: YES"]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="critic",
+                 tools=[when_tool(), finish_tool()])
+    assert answer.text == "At 1 s." and answer.verified is True and llm.kinds == [READER, CRITIC]
+    review = llm.calls[1][1].content
+    assert "<<<evidence brief" in review and "the red train" in review.lower()
+    assert "rests on no rows" not in review
