@@ -11,7 +11,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from memory import DEFAULT_URI, UsageError, VidmemError, parse_uri
 
@@ -92,9 +92,23 @@ def add_budget_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mcts-n", type=positive_int, metavar="N", help="MCTS: solutions to search (default 4)")
     parser.add_argument("--critic-rounds", type=non_negative_int, metavar="N", help="critic: review rounds (default 2)")
     parser.add_argument(
-        "--brief-tokens", type=non_negative_int, metavar="N",
+        "--brief-tokens",
+        type=non_negative_int,
+        metavar="N",
         help="evidence brief every planner starts from (default 600; 0: none)",
     )
+    parser.add_argument(
+        "--tools-first",
+        action="store_true",
+        help="chains start with the tools instead of first reading the evidence brief in one plain call",
+    )
+
+
+def budget_values(args: argparse.Namespace) -> dict[str, Any]:
+    """What `add_budget_args` parsed, as keywords of `vidmem.compose.agent_settings`."""
+    return {
+        name: getattr(args, name) for name in ("max_steps", "mcts_n", "critic_rounds", "brief_tokens", "tools_first")
+    }
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -53,16 +53,20 @@ def resolve_video(memory: Memory, ref: str | None) -> str | None:
 
 
 def agent_settings(
+    *,
     max_steps: int | None = None,
     mcts_n: int | None = None,
     critic_rounds: int | None = None,
     brief_tokens: int | None = None,
+    tools_first: bool = False,
 ) -> AgentSettings:
     """Planner budgets from the command line: steps per chain for every planner, MCTS's N, critic
-    rounds, the evidence brief's tokens."""
+    rounds, the evidence brief's tokens, and whether chains skip the brief reading (tools first)."""
     s = AgentSettings() if brief_tokens is None else AgentSettings(brief_tokens=brief_tokens)
     if max_steps is not None:
         s = s.with_chain(max_steps=max_steps)
+    if tools_first:
+        s = s.with_chain(read_first=False)
     if mcts_n is not None:
         s = replace(s, mcts=replace(s.mcts, n_solutions=mcts_n))
     if critic_rounds is not None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from agents.answer import ask
 from agents.planner import PLANNER_NAMES
 from memory import open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, add_budget_args, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, add_budget_args, add_memory_arg, budget_values
 from vidmem.compose import agent_settings, resolve_video, tool_context
 from vidmem.config import settings_from
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(None)
     with open_memory(args.memory, read_only=True) as memory:
         ctx = tool_context(memory, settings, resolve_video(memory, video))
-        budgets = agent_settings(args.max_steps, args.mcts_n, args.critic_rounds, args.brief_tokens)
+        budgets = agent_settings(**budget_values(args))
         answer = ask(question, ctx, planner=args.planner, choices=args.choices, settings=budgets)
     if args.trace:
         args.trace.write_text(answer.to_json())

@@ -21,7 +21,7 @@ from agents.evaluation.questions import Question
 from agents.planner import PLANNER_NAMES
 from ingest import Pipeline
 from memory import open_memory
-from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg, positive_int
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg, budget_values, positive_int
 from vidmem.compose import agent_settings, tool_context
 from vidmem.config import add_settings_args, settings_from
 
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             questions,
             ctx,
             planner=args.planner,
-            settings=agent_settings(args.max_steps, args.mcts_n, args.critic_rounds, args.brief_tokens),
+            settings=agent_settings(**budget_values(args)),
             judge=judge,
             source=str(args.questions),
             progress=_progress,
