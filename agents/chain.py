@@ -321,8 +321,7 @@ class Chain:
         text, usage = self._plain_call("planner:read_first", [self.ctx.brief or "", tree.question])
         lookup = _LOOKUP_LINE.search(text)
         answer = None if lookup else plain_answer(text)
-        observation = Observation(text.strip(), final=answer is not None)
-        step = Step("read the evidence brief", READ, "", observation, usage=usage)
+        step = planner_step(READ, "read the evidence brief", text.strip(), usage, final=answer is not None)
         node = tree.add(0, "step", step, label=label)
         if answer is None:
             wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
@@ -420,6 +419,10 @@ def call(ctx: ToolContext, messages: list[Message], *, max_tokens: int, temperat
     return completion.text, Usage(completion.prompt_tokens, completion.completion_tokens, 1, completion.seconds)
 
 
-def planner_step(action: str, thought: str, text: str, usage: Usage, action_input: str = "") -> Step:
-    """A planner-level call recorded in the shared step format (the verdict or summary is the observation)."""
-    return Step(thought=thought, action=action, action_input=action_input, observation=Observation(text), usage=usage)
+def planner_step(
+    action: str, thought: str, text: str, usage: Usage, action_input: str = "", *, final: bool = False
+) -> Step:
+    """A planner-level call recorded in the shared step format (the verdict, summary or reading is
+    the observation; `final` when that reply is the answer itself)."""
+    observation = Observation(text, final=final)
+    return Step(thought=thought, action=action, action_input=action_input, observation=observation, usage=usage)
