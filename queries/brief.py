@@ -145,6 +145,7 @@ class BriefItem:
     source: str | None = None  # 'transcript' | 'ocr_spans' | 'captions' for hits and rows
     item_id: int | None = None  # segment_id / span_id / caption_id
     match: float = 0.0  # hits: how well the text matches the question (`_relevance`, 0-1)
+    place: str | None = None  # on-screen text: where on the frame ('top', 'middle', 'bottom'; `screen_place`)
 
     @property
     def row_keys(self) -> tuple[tuple[str, str, int], ...]:
@@ -285,7 +286,11 @@ def _clip(text: str, n: int = TEXT_CHARS) -> str:
 
 
 def _line(item: BriefItem) -> str:
-    return f"{_span(item.start_s, item.end_s)} {item.text}"
+    text = item.text
+    if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
+        label = SOURCE_LABELS[item.source]
+        text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)
+    return f"{_span(item.start_s, item.end_s)} {text}"
 
 
 def _lit(value: Any) -> str:
@@ -423,22 +428,21 @@ _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|mid
 
 
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
-    """On-screen text lines say where on the frame they are (from the span's box): "on-screen text
-    (bottom): ..."; when the question asks for a place, hits elsewhere on the frame rank lower and
-    lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
-    label = SOURCE_LABELS["ocr_spans"]
+    """On-screen text lines get their `place` on the frame (from the span's box; `_line` shows it:
+    "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
+    rank lower and lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
     asked = _ASKED_PLACE.search(question)
     want = asked.group(1).lower().replace("centre", "middle").replace("center", "middle") if asked else None
     places: dict[str, dict[int, str]] = {}
     out = []
     for item in items:
-        if item.source == "ocr_spans" and item.item_id is not None and item.text.startswith(label + ":"):
+        if item.source == "ocr_spans" and item.item_id is not None:
             if item.video_id not in places:
                 rows = run_sql(memory, _PLACES_SQL, [item.video_id]).to_pylist()
                 places[item.video_id] = {r["span_id"]: screen_place(r["y"]) for r in rows if r["y"] is not None}
             place = places[item.video_id].get(item.item_id)
             if place is not None:
-                item = replace(item, text=f"{label} ({place}){item.text[len(label):]}")
+                item = replace(item, place=place)
                 if want is not None and item.kind == "hit":
                     fit = place == want
                     item = replace(item, score=item.score * (1.0 if fit else 0.5),

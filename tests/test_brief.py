@@ -267,7 +267,8 @@ def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm:
 def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
     brief = evidence_brief(known, "What does the sign say?", video_id="vA")
     spans = [i for i in brief.items if i.source == "ocr_spans"]
-    assert spans and all(i.text.startswith('on-screen text (top): "') for i in spans)  # boxes at y 10-40 of 480
+    assert spans and all(i.place == "top" for i in spans)  # boxes at y 10-40 of 480
+    assert all('on-screen text (top): "' in _line(i) for i in spans)
     assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief.render(600)
 
 
