@@ -660,7 +660,9 @@ def _wanted_sources(question: str) -> set[str]:
 # of 4 of the question set's 27 counts at a second (mean +2.0) against 13 (mean +0.9) for boxes found.
 _COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM seen_at(?, ?) GROUP BY category ORDER BY visible DESC"
 _COUNT_IN_SQL = (
-    "SELECT category, max(n) AS max_visible, arg_max(t_s, n) AS at_s, count(DISTINCT t_s) AS frames FROM ("
+    # the earliest of the frames with the most: a bare arg_max(t_s, n) picks any of tied frames, run to run
+    "SELECT category, max(n) AS max_visible, arg_max(t_s, {'n': n, 'earlier': -t_s}) AS at_s, "
+    "count(DISTINCT t_s) AS frames FROM ("
     "SELECT category, t_s, count(*) AS n FROM seen_between(?, ?, ?) GROUP BY category, t_s) "
     "GROUP BY category ORDER BY max_visible DESC"
 )
