@@ -4,9 +4,8 @@
 -- summary: seen_between at the sampled frame nearest `at_s`: who can be seen then, for counting
 --   (tracks_at also has tracks alive but not found then, so it counts more).
 CREATE OR REPLACE MACRO seen_at(vid, at_s) AS TABLE
-SELECT * FROM seen_between(
-    vid,
-    (SELECT t_s FROM detections WHERE video_id = vid ORDER BY abs(t_s - at_s), t_s LIMIT 1),
-    (SELECT t_s FROM detections WHERE video_id = vid ORDER BY abs(t_s - at_s), t_s LIMIT 1)
+WITH nearest AS (
+    SELECT t_s FROM detections WHERE video_id = vid ORDER BY abs(t_s - at_s), t_s LIMIT 1
 )
-ORDER BY track_id;
+SELECT s.* FROM nearest, seen_between(vid, nearest.t_s, nearest.t_s) AS s
+ORDER BY s.track_id;
