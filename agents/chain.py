@@ -302,12 +302,17 @@ class Chain:
                 return fail(node, f"{errors} model mistakes in a row")
         return fail(node, f"no answer within {budget} steps")
 
+    @property
+    def reads_first(self) -> bool:
+        """Whether a chain from the question starts with the brief reading: on, and a brief to read."""
+        return self.settings.read_first and bool(self.ctx.brief)
+
     def start(self, tree: SearchTree, *, label: str | None = None) -> Node:
         """A chain from the question (the root) to its terminal node: the reading call first when
         `read_first` is on and there is a brief, the tool chain when the reading asks for a lookup.
         A reading that asked sits beside the tool chain (a failure node under the root, `label`led
         like it), so the chain's prompt is the one it would have had without the reading."""
-        if self.settings.read_first and self.ctx.brief:
+        if self.reads_first:
             read = self.read(tree, label=label)
             if read.status == "answer":
                 return read

@@ -29,7 +29,7 @@ from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
 from agents.planner_base import BasePlanner, answered
 from agents.prompts import prompt
-from agents.steps import READ, Evidence, Usage
+from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.tools.format import quote_data, rows_text
 from agents.trace import Node, SearchTree
@@ -113,7 +113,7 @@ def critique(tree: SearchTree, node_id: int, ctx: ToolContext, settings: CriticS
     trace = trace_text(tree, node_id, settings.trace_chars)
     evidence = tree.evidence((node_id,))
     blocks = []
-    if ctx.brief and any(n.step is not None and n.step.action == READ for n in tree.path(node_id)):
+    if ctx.brief and any(n.reads_brief for n in tree.path(node_id)):
         blocks.append(ctx.brief)  # an answer read from the brief rests on the brief's rows (already fenced)
     if evidence or not blocks:
         rows = evidence_text(evidence, settings.evidence_rows, settings.evidence_chars)

@@ -34,7 +34,6 @@ from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
 from agents.planner_base import BasePlanner
 from agents.prompts import render
-from agents.steps import READ
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -119,7 +118,7 @@ def expansion_note(tree: SearchTree, node_id: int) -> str | None:
     """The 'take a different action' prompt for expanding `node_id`, None when it has no children."""
     actions = []
     for child in tree.children(node_id):
-        if child.kind != "step" or child.step is None or child.step.action == READ:
+        if child.kind != "step" or child.step is None or child.reads_brief:
             continue  # the brief reading is not a tool call another branch could vary
         line = f"- {child.step.action}: {child.step.action_input}" if child.step.action else "- (no valid action)"
         if line not in actions:
@@ -151,7 +150,7 @@ class MctsPlanner(BasePlanner[MctsSettings]):
         chain = Chain(tools, ctx, s.chain)
         rng = random.Random(s.seed)
         leaves: list[Node] = []
-        if s.chain.read_first and ctx.brief:  # the first solution is read from the brief, when it can be
+        if chain.reads_first:  # the first solution is read from the brief, when it can be
             read = chain.read(tree)
             if read.status == "answer":
                 leaves.append(read)

@@ -46,6 +46,11 @@ class Node:
     def terminal(self) -> bool:
         return self.status != "open"
 
+    @property
+    def reads_brief(self) -> bool:
+        """This node is a planner's plain reading of the evidence brief (`Chain.read`), not a tool call."""
+        return self.step is not None and self.step.action == READ
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -188,7 +193,7 @@ _COLOURS = {
 
 def _looked_up(node: Node) -> bool:
     """A brief reading that asked for the tools: not a failure of the answer, the chain beside it goes on."""
-    return node.status == "failure" and node.step is not None and node.step.action == READ
+    return node.status == "failure" and node.reads_brief
 
 
 def _colour(node: Node) -> str:
