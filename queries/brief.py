@@ -27,6 +27,7 @@ from memory import Memory
 from queries import _checks
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
+from queries.question_words import content_words, object_categories, stems
 from queries.run import run_sql
 from queries.search import Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.time_phrases import TimeWindow, time_windows
@@ -55,49 +56,7 @@ TEXT_CHARS = 160
 #: (after the hits), budget permitting: on a short clip that is most of what the memory knows.
 DIGEST_ROWS = 12
 
-_STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "been",
-     "being", "it", "its", "this", "that", "these", "those", "what", "when", "where", "who", "whom", "whose", "why",
-     "how", "which", "does", "do", "did", "done", "with", "for", "from", "by", "about", "there", "their", "they",
-     "them", "he", "she", "his", "her", "you", "your", "i", "me", "my", "we", "our", "us", "as", "if", "than", "then",
-     "so", "not", "no", "yes", "any", "all", "some", "can", "could", "would", "should", "will", "may", "might",
-     "must", "shall", "into", "onto", "out", "up", "down", "over", "under", "again", "once", "here", "very", "just",
-     "also", "only", "video", "clip", "scene", "shown", "show", "shows", "happen", "happens", "happened", "seconds",
-     "second", "s", "sec", "time", "moment", "point", "first", "last", "end", "start", "beginning", "visible",
-     "screen", "say", "says", "said", "speaker", "mention", "mentioned", "mentions", "appear", "appears", "many",
-     "much", "one", "two"]
-)
 
-#: Question words -> detector categories (COCO names) they may mean. Only categories the video
-#: has are used, so a word with several meanings costs nothing when the video lacks them.
-_CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
-    "person": ("person", "people", "persons", "man", "men", "woman", "women", "pedestrian", "pedestrians", "someone",
-               "somebody", "anyone", "anybody", "nobody", "everyone", "human", "humans", "child", "children", "kid",
-               "kids", "boy", "boys", "girl", "girls", "player", "players", "walker", "walkers", "crowd", "individuals",
-               "figure", "figures", "passenger", "passengers", "cyclist", "cyclists", "rider", "riders"),
-    "car": ("car", "cars", "vehicle", "vehicles", "taxi", "taxis", "automobile", "automobiles"),
-    "bicycle": ("bicycle", "bicycles", "bike", "bikes", "cycle", "cycles"),
-    "motorcycle": ("motorcycle", "motorcycles", "motorbike", "motorbikes", "scooter", "scooters"),
-    "bus": ("bus", "buses", "vehicle", "vehicles"),
-    "truck": ("truck", "trucks", "lorry", "lorries", "van", "vans", "vehicle", "vehicles"),
-    "train": ("train", "trains"),
-    "dog": ("dog", "dogs", "puppy", "puppies"),
-    "cat": ("cat", "cats", "kitten", "kittens"),
-    "bird": ("bird", "birds"),
-    "horse": ("horse", "horses"),
-    "traffic light": ("traffic light", "traffic lights"),
-    "umbrella": ("umbrella", "umbrellas"),
-    "backpack": ("backpack", "backpacks", "rucksack"),
-    "handbag": ("handbag", "handbags", "bag", "bags", "purse"),
-    "chair": ("chair", "chairs", "seat", "seats"),
-    "bench": ("bench", "benches"),
-    "cell phone": ("phone", "phones", "cellphone", "smartphone", "mobile"),
-    "laptop": ("laptop", "laptops", "computer"),
-    "bottle": ("bottle", "bottles"),
-    "cup": ("cup", "cups", "mug", "mugs"),
-    "boat": ("boat", "boats", "ship", "ships"),
-    "airplane": ("airplane", "airplanes", "plane", "planes", "aircraft"),
-}
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
@@ -314,32 +273,6 @@ def _sql(template: str, *params: Any) -> str:
     return out
 
 
-def content_words(text: str) -> list[str]:
-    """The words of `text` worth searching for: no stop words, at least 2 characters, each once.
-
-    >>> content_words("When does the speaker mention the red train?")
-    ['red', 'train']
-    """
-    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 2 and w not in _STOPWORDS]
-    return list(dict.fromkeys(w.removesuffix("'s") for w in words))
-
-
-def object_categories(question: str, present: Sequence[str]) -> list[str]:
-    """The categories among `present` (a video's detector categories) that words of `question` name.
-
-    >>> object_categories("How many people cross the road?", ["car", "person"])
-    ['person']
-    """
-    lower = question.lower()
-    words = set(re.findall(r"[a-z]+", lower))
-    out = []
-    for cat in present:
-        names = (*_CATEGORY_WORDS.get(cat, ()), cat, cat + "s")
-        if any((n in words) if " " not in n else (n in lower) for n in names):
-            out.append(cat)
-    return out
-
-
 # ------------------------------------------------------------------------------ building
 
 
@@ -476,7 +409,7 @@ def _evidence_spans(
 def _relevance(question: str, text: str, cosine: float | None) -> float:
     """How well `text` matches the question (0-1): the share of the question's words it holds, or
     its meaning (cosine, where unrelated sentences score about 0.15)."""
-    words = _stems(content_words(question))
+    words = stems(content_words(question))
     lower = text.lower()
     share = sum(1 for w in words if w in lower) / len(words) if words else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
@@ -538,22 +471,9 @@ def _hybrid_hits(
         notes.append("no semantic search: no text encoder")
     words = content_words(question)
     if words:
-        found = keyword_search(memory, " ".join(_stems(words)), k=k, video_id=vid, match="any")
+        found = keyword_search(memory, " ".join(stems(words)), k=k, video_id=vid, match="any")
         out.append(("keyword", found))
     return out
-
-
-def _stems(words: list[str]) -> list[str]:
-    """Crude suffix stripping so that substring matching finds 'mention' for 'mentioned' (BM25
-    stems on its own; a stem is still a substring of every form)."""
-    out = []
-    for w in words:
-        for suffix in ("ing", "ed", "es", "s"):
-            if len(w) > len(suffix) + 3 and w.endswith(suffix):
-                w = w[: -len(suffix)]
-                break
-        out.append(w)
-    return list(dict.fromkeys(out))
 
 
 def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float]]:
@@ -777,7 +697,7 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
     groups: list[tuple[str, list[TextHit]]] = []
     words = content_words(phrase)
     if words:
-        groups.append(("keyword", keyword_search(memory, " ".join(_stems(words)), k=3, video_id=vid, sources=sources,
+        groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=3, video_id=vid, sources=sources,
                                                  match="any")))
     if encoder is not None:
         try:

@@ -1,0 +1,94 @@
+"""The words of a question: which to search for, and which name detector categories.
+
+Plain word lists and functions, no memory access, for the evidence brief (`queries.brief`).
+"""
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["CATEGORY_WORDS", "STOPWORDS", "content_words", "object_categories", "stems"]
+
+#: Words never searched for: grammar, and the words every question about a video uses.
+STOPWORDS = frozenset(
+    ["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "been",
+     "being", "it", "its", "this", "that", "these", "those", "what", "when", "where", "who", "whom", "whose", "why",
+     "how", "which", "does", "do", "did", "done", "with", "for", "from", "by", "about", "there", "their", "they",
+     "them", "he", "she", "his", "her", "you", "your", "i", "me", "my", "we", "our", "us", "as", "if", "than", "then",
+     "so", "not", "no", "yes", "any", "all", "some", "can", "could", "would", "should", "will", "may", "might",
+     "must", "shall", "into", "onto", "out", "up", "down", "over", "under", "again", "once", "here", "very", "just",
+     "also", "only", "video", "clip", "scene", "shown", "show", "shows", "happen", "happens", "happened", "seconds",
+     "second", "s", "sec", "time", "moment", "point", "first", "last", "end", "start", "beginning", "visible",
+     "screen", "say", "says", "said", "speaker", "mention", "mentioned", "mentions", "appear", "appears", "many",
+     "much", "one", "two"]
+)
+
+
+#: Question words -> detector categories (COCO names) they may mean. Only categories the video
+#: has are used, so a word with several meanings costs nothing when the video lacks them.
+CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
+    "person": ("person", "people", "persons", "man", "men", "woman", "women", "pedestrian", "pedestrians", "someone",
+               "somebody", "anyone", "anybody", "nobody", "everyone", "human", "humans", "child", "children", "kid",
+               "kids", "boy", "boys", "girl", "girls", "player", "players", "walker", "walkers", "crowd", "individuals",
+               "figure", "figures", "passenger", "passengers", "cyclist", "cyclists", "rider", "riders"),
+    "car": ("car", "cars", "vehicle", "vehicles", "taxi", "taxis", "automobile", "automobiles"),
+    "bicycle": ("bicycle", "bicycles", "bike", "bikes", "cycle", "cycles"),
+    "motorcycle": ("motorcycle", "motorcycles", "motorbike", "motorbikes", "scooter", "scooters"),
+    "bus": ("bus", "buses", "vehicle", "vehicles"),
+    "truck": ("truck", "trucks", "lorry", "lorries", "van", "vans", "vehicle", "vehicles"),
+    "train": ("train", "trains"),
+    "dog": ("dog", "dogs", "puppy", "puppies"),
+    "cat": ("cat", "cats", "kitten", "kittens"),
+    "bird": ("bird", "birds"),
+    "horse": ("horse", "horses"),
+    "traffic light": ("traffic light", "traffic lights"),
+    "umbrella": ("umbrella", "umbrellas"),
+    "backpack": ("backpack", "backpacks", "rucksack"),
+    "handbag": ("handbag", "handbags", "bag", "bags", "purse"),
+    "chair": ("chair", "chairs", "seat", "seats"),
+    "bench": ("bench", "benches"),
+    "cell phone": ("phone", "phones", "cellphone", "smartphone", "mobile"),
+    "laptop": ("laptop", "laptops", "computer"),
+    "bottle": ("bottle", "bottles"),
+    "cup": ("cup", "cups", "mug", "mugs"),
+    "boat": ("boat", "boats", "ship", "ships"),
+    "airplane": ("airplane", "airplanes", "plane", "planes", "aircraft"),
+}
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` worth searching for: no stop words, at least 2 characters, each once.
+
+    >>> content_words("When does the speaker mention the red train?")
+    ['red', 'train']
+    """
+    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 2 and w not in STOPWORDS]
+    return list(dict.fromkeys(w.removesuffix("'s") for w in words))
+
+
+def object_categories(question: str, present: Sequence[str]) -> list[str]:
+    """The categories among `present` (a video's detector categories) that words of `question` name.
+
+    >>> object_categories("How many people cross the road?", ["car", "person"])
+    ['person']
+    """
+    lower = question.lower()
+    words = set(re.findall(r"[a-z]+", lower))
+    out = []
+    for cat in present:
+        names = (*CATEGORY_WORDS.get(cat, ()), cat, cat + "s")
+        if any((n in words) if " " not in n else (n in lower) for n in names):
+            out.append(cat)
+    return out
+
+
+def stems(words: list[str]) -> list[str]:
+    """Crude suffix stripping so that substring matching finds 'mention' for 'mentioned' (BM25
+    stems on its own; a stem is still a substring of every form)."""
+    out = []
+    for w in words:
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 3 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        out.append(w)
+    return list(dict.fromkeys(out))
