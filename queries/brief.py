@@ -8,6 +8,8 @@ Built before a planner's first call so that a small model reads instead of searc
   to windows (`queries.time_phrases`), with the rows inside them and the objects counted there;
 - object and person words mapped to the query library (`when_visible`, `seen_at`, counts);
 - for multiple choice, each choice scored against the memory (`queries.choice_scores`);
+- what the question names that the video lacks: quoted text nobody reads, subject words nobody says
+  (`queries.absent`);
 - on a short video whose text fits, the rest of its speech and on-screen text.
 
 Every item names the SQL that gives its rows again (literal parameters, so it can be pasted into
@@ -25,6 +27,7 @@ from typing import Any
 
 from memory import Memory
 from queries import _checks
+from queries.absent import Absent, absent_from_video
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import content_words, object_categories, stems
@@ -130,6 +133,7 @@ class Brief:
     choices: tuple[ChoiceScore, ...] = ()
     header: str = ""  # the video: length and what the memory holds of it
     notes: tuple[str, ...] = field(default_factory=tuple)  # what could not be searched, and why
+    absent: Absent = field(default_factory=Absent)  # what the question names that the video lacks (shown as a note)
     #: How many speech segments and text spans the video has, when the brief added them all (a short
     #: video's digest): a rendering that shows every one says so, and then what the brief lacks the
     #: memory lacks. 0: not known whole.
@@ -157,7 +161,7 @@ class Brief:
         top = self.best_match
         lines += [_line(i) + (" <- best match" if i is top else "") for i in by_time]
         lines += self._choice_lines()
-        lines += [f"note: {n}" for n in self.notes]
+        lines += [f"note: {n}" for n in self._notes()]
         if self.shows_all_text(max_tokens):
             lines.append(self._all_text_note())
         body = "\n".join(lines) if lines else "nothing in the memory matched the question"
@@ -174,9 +178,13 @@ class Brief:
         return (f"note: these are all {self.whole_text} lines of speech and on-screen text the memory holds "
                 "of this video")
 
+    def _notes(self) -> list[str]:
+        return [*self.notes, *([self.absent.note()] if self.absent else [])]
+
     def _frame(self) -> str:
         all_text = [self._all_text_note()] if self.whole_text else []  # budget for it only when it may be shown
-        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self.notes, *all_text]
+        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self._notes(),
+                 *all_text]
         return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
     @property
@@ -310,10 +318,14 @@ def evidence_brief(
     header = ""
     scores: tuple[ChoiceScore, ...] = ()
     whole = 0
+    absent = Absent()
     if vid is not None:
         facts = _facts(memory, vid)
         header = facts.header()
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
+        absent = absent_from_video(memory, vid, question, facts.categories)
+        if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
+            absent = replace(absent, words=())  # a text close in meaning may say it in other words
         counting = bool(_COUNT_QUESTION.search(question))
         cats = object_categories(question, facts.categories)
         for w in windows:
@@ -338,7 +350,7 @@ def evidence_brief(
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
     ranked = _ranked(_placed(memory, items, question))
-    return Brief(question, vid, ranked, windows, scores, header, tuple(notes), whole)
+    return Brief(question, vid, ranked, windows, scores, header, tuple(notes), absent=absent, whole_text=whole)
 
 
 _PLACES_SQL = (

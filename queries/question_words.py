@@ -1,12 +1,14 @@
-"""The words of a question: which to search for, and which name detector categories.
+"""The words of a question: which to search for, which name detector categories, which name its subject.
 
-Plain word lists and functions, no memory access, for the evidence brief (`queries.brief`).
+Plain word lists and functions, no memory access: the evidence brief (`queries.brief`) and the
+absence check (`queries.absent`) share them.
 """
 
 import re
 from collections.abc import Sequence
 
-__all__ = ["CATEGORY_WORDS", "STOPWORDS", "content_words", "object_categories", "stems"]
+__all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "content_words", "object_categories", "stems",
+           "subject_words"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -22,6 +24,19 @@ STOPWORDS = frozenset(
      "much", "one", "two"]
 )
 
+
+#: Words that frame a question about a video rather than name what it asks about: speaking, showing,
+#: time, place on screen, quantity, reasons ("what does the voice *bring up* *near* the *end*").
+#: They are searched for, but their absence from the memory says nothing (`subject_words`).
+FRAME_WORDS = frozenset(re.findall(r"\w+", """
+    talk talks talked talking topic topics voice voices bring brings brought word words text texts sign signs
+    written writing read reads reading caption captions title label message messages notice board display
+    displayed announce announces announced announcement tell tells told speak speaks spoken narrator describe
+    describes give gives given long stay stays during part top bottom middle left right around near nearly
+    mark after before next later earlier until while since between halfway through whole roughly about
+    approximately exactly few several distinct different same other another colour color reason according
+    change changes changed appear appeared disappear disappears disappeared replaced number count times often
+    see seen look looks kind sort type thing things something anything nothing likely probably"""))
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.
@@ -79,6 +94,33 @@ def object_categories(question: str, present: Sequence[str]) -> list[str]:
         if any((n in words) if " " not in n else (n in lower) for n in names):
             out.append(cat)
     return out
+
+
+def subject_words(question: str, present: Sequence[str] = ()) -> list[str]:
+    """The words of `question` that name what it asks about: content words that are neither frame
+    words nor inside quotes (quoted text is checked whole) nor names of `present` detector categories.
+
+    >>> subject_words("Where does the speaker say the helicopter is?")
+    ['helicopter']
+    >>> subject_words("When is 'GATE 5' shown at the top?")
+    []
+    >>> subject_words("Why would someone need the number 2583, 10 seconds in?")
+    ['someone', 'need', '2583']
+    """
+    unquoted = _TIME_NUMBER.sub(" ", QUOTED.sub(" ", question))
+    shown = {w for cat in object_categories(unquoted, present) for w in (*CATEGORY_WORDS.get(cat, ()), cat, cat + "s")}
+    return [w for w in content_words(unquoted) if w not in FRAME_WORDS and w not in shown]
+
+
+#: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), not a
+#: thing asked about.
+_TIME_NUMBER = re.compile(
+    r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|ninety)\s*-?\s*(?:s|secs?|seconds?|mins?|minutes?|hours?)\b|\b\d+:\d\d\b",
+    re.I,
+)
+#: A quoted text in a question: 'GATE 5', "SOLD OUT", ‘EXIT’.
+QUOTED = re.compile(r"(?<!\w)['\"\u2018\u201c]([^'\"\u2019\u201d]{2,60})['\"\u2019\u201d](?!\w)")
 
 
 def stems(words: list[str]) -> list[str]:

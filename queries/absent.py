@@ -1,0 +1,83 @@
+"""What a question names that a video's memory does not hold, checked without any LLM.
+
+Shown the whole transcript of a clip, a small model still answers "Where does the speaker say the
+helicopter is?" with a place taken from another sentence. The brief states the absence instead of
+leaving the model to notice it: quoted text ('UMBRELLA') that no speech, on-screen text or caption
+reads, and the question's subject words ("helicopter") when not one of them is said, written,
+tracked or labelled as an action in the video.
+
+Subject words are matched by stem and word start, so a paraphrase ("price" for "costs") still counts
+as missing: the note says "word for word", and a question that names an object the video has
+tracked ("how many people cross the road?") gets no word note at all.
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory import Memory
+from queries.question_words import QUOTED, object_categories, stems, subject_words
+from queries.run import run_sql
+
+__all__ = ["Absent", "absent_from_video"]
+
+#: Rows of the video whose words hold a stem ($1: the video, $2: a regex): speech, on-screen text,
+#: captions, action labels, and tracked objects' category and appearance.
+_WORDS_SQL = (
+    "SELECT (SELECT count(*) FROM text_items WHERE video_id = $1 AND regexp_matches(lower(text), $2)) "
+    "+ (SELECT count(*) FROM actions WHERE video_id = $1 AND regexp_matches(lower(label), $2)) "
+    "+ (SELECT count(*) FROM tracks WHERE video_id = $1 "
+    "AND regexp_matches(lower(category || ' ' || coalesce(appearance, '')), $2)) AS n"
+)
+#: Text rows that read a quoted text: containment after folding case and punctuation, or a close
+#: whole-row match (an OCR misreading such as 'GATE S' for 'GATE 5').
+_NORM = "trim(regexp_replace(lower(text), '[^a-z0-9]+', ' ', 'g'))"
+_QUOTE_SQL = (
+    f"SELECT count(*) AS n FROM text_items WHERE video_id = $1 "
+    f"AND (contains({_NORM}, $2) OR jaro_winkler_similarity({_NORM}, $2) >= 0.9)"
+)
+
+
+@dataclass(frozen=True)
+class Absent:
+    """What the question names that the video's memory lacks."""
+
+    quoted: tuple[str, ...] = ()  # quoted texts that no text row reads
+    words: tuple[str, ...] = ()  # the subject words, when none of them is found
+
+    def __bool__(self) -> bool:
+        return bool(self.quoted or self.words)
+
+    def note(self) -> str:
+        """One line for the brief ('' when nothing is missing)."""
+        parts = []
+        if self.quoted:
+            said = ", ".join(f"'{q}'" for q in self.quoted)
+            parts.append(f"no speech, on-screen text or caption of this video reads {said}")
+        if self.words:
+            said = ", ".join(f"'{w}'" for w in self.words)
+            parts.append(f"nothing in this video's speech, on-screen text, captions, actions or tracked objects "
+                         f"has the word {said} (it may be said in other words)")
+        return "; ".join(parts)
+
+
+def absent_from_video(memory: Memory, video_id: str, question: str, categories: Sequence[str] = ()) -> Absent:
+    """The quoted texts and subject words of `question` missing from video `video_id`, whose
+    detector categories are `categories`."""
+    quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
+    words: tuple[str, ...] = ()
+    subjects = subject_words(question, categories)
+    if subjects and not object_categories(question, categories):
+        pattern = r"\b(?:" + "|".join(re.escape(s) for s in stems(subjects)) + ")"
+        if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
+            words = tuple(subjects)
+    return Absent(quoted, words)
+
+
+def _reads(memory: Memory, video_id: str, quoted: str) -> bool:
+    folded = " ".join(re.findall(r"[a-z0-9]+", quoted.lower()))
+    return not folded or _count(memory, _QUOTE_SQL, video_id, folded) > 0
+
+
+def _count(memory: Memory, sql: str, video_id: str, value: str) -> int:
+    return int(run_sql(memory, sql, [video_id, value]).to_pylist()[0]["n"])

@@ -1,0 +1,92 @@
+"""What a question names that a video lacks (queries/absent.py, queries/question_words.py), on the
+real `known` memory (vA: a red-train sentence, 'PLATFORM 9 EXIT' on screen, people, a car, a dog, a
+walking action, a man in a red jacket), and in the brief's notes. No LLM."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory import open_memory
+from queries import evidence_brief
+from queries.absent import Absent, absent_from_video
+from queries.question_words import QUOTED, subject_words
+
+CATS = ["person", "car", "dog"]
+
+
+@pytest.fixture(scope="module")
+def known(known_memory: Path) -> Any:
+    with open_memory(known_memory, read_only=True) as mem:
+        yield mem
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Where does the speaker say the helicopter is?", ["helicopter"]),
+        ("What colour is the elephant that the speaker talks about?", ["elephant"]),
+        ("Which topic does the voice bring up in the first five seconds?", []),  # frame and time words only
+        ("What does the sign at the top of the screen say at the 12-second mark?", []),
+        ("Why would someone need the number 2583?", ["someone", "need", "2583"]),  # a number is a subject
+        ("When is 'GATE 5' shown?", []),  # quoted text is checked whole, not word by word
+        ("How many people cross the road?", ["people", "cross", "road"]),  # no categories given: people is a word
+    ],
+)
+def test_subject_words(question: str, words: list[str]) -> None:
+    assert subject_words(question) == words
+
+
+def test_subject_words_leave_out_the_categories_a_video_has() -> None:
+    assert subject_words("How many dogs sit on the street?", ["dog"]) == ["sit", "street"]
+    assert subject_words("How many dogs sit on the street?", []) == ["dogs", "sit", "street"]
+
+
+def test_quoted_text() -> None:
+    assert QUOTED.findall("When is 'GATE 5' shown, and \"SOLD OUT\"? Don't ‘EXIT’") == ["GATE 5", "SOLD OUT", "EXIT"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # subject words: absent only when none of them is found anywhere (speech, text, captions, labels, tracks)
+        ("Where does the speaker say the helicopter is?", Absent(words=("helicopter",))),
+        ("What does the speaker say about the helicopter and the train?", Absent()),  # 'train' is said
+        ("Where is the man in the jacket going?", Absent()),  # a track's appearance
+        ("Who is walking?", Absent()),  # an action label (and speech)
+        ("When does it rain?", Absent()),  # 'rain' as a word start of a said word, not inside 'train'
+        ("How many people hold an umbrella?", Absent()),  # names a tracked category: counts, not words
+        ("Is the giraffe purple?", Absent(words=("giraffe", "purple"))),
+        ("Is the giraffe brown?", Absent()),  # 'brown' is in a caption: one found word is enough to stay silent
+        # quoted text: read by OCR or said, folded for case and punctuation, close misreadings accepted
+        ("When is 'PLATFORM 9' shown?", Absent()),
+        ("When is 'platform-9 exit' shown?", Absent()),
+        ("When is 'PLATF0RM 9 EXIT' shown?", Absent()),  # an OCR-style misreading still matches the whole span
+        ("When is 'UMBRELLA' shown?", Absent(quoted=("UMBRELLA",))),
+        ("Does the speaker say 'red train'?", Absent()),
+    ],
+)
+def test_absent_from_video(known: Any, question: str, expected: Absent) -> None:
+    assert absent_from_video(known, "vA", question, CATS) == expected
+
+
+def test_words_found_in_another_video_are_still_absent_from_this_one(known: Any) -> None:
+    assert absent_from_video(known, "vB", "What does the speaker say about the dog?", []).words == ("dog",)
+
+
+def test_the_brief_notes_what_is_missing(known: Any) -> None:
+    missing = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA")
+    assert missing.absent.words == ("helicopter",) and "(it may be said in other words)" in missing.render()
+    assert "note: nothing in this video's speech" in missing.render()
+    sign = evidence_brief(known, "At what time is a sign reading 'UMBRELLA' shown?", video_id="vA")
+    assert "note: no speech, on-screen text or caption of this video reads 'UMBRELLA'" in sign.render()
+    present = evidence_brief(known, "When is the red train mentioned?", video_id="vA")
+    assert present.notes == ("no semantic search: no text encoder",)
+    assert not Absent() and Absent().note() == ""
+
+
+def test_a_close_meaning_silences_the_word_note(known: Any, minilm: Any) -> None:
+    question = "Which locomotive departs at dawn?"  # no word in common with the red-train sentence
+    assert absent_from_video(known, "vA", question, CATS).words == ("locomotive", "departs", "dawn")
+    assert not evidence_brief(known, question, video_id="vA", encoder=minilm).absent
+    assert evidence_brief(known, "Where is the helicopter?", video_id="vA", encoder=minilm).absent
