@@ -45,10 +45,10 @@ def build_brief(question: str, ctx: ToolContext, choices: Sequence[str] | None =
 
 def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> ToolContext:
     """`ctx` carrying the brief's prompt text (video text fenced as data), which `Chain` puts in the
-    first message of every chain."""
+    first message of every chain, and the subject words it found nowhere in the video."""
     if brief is None or max_tokens <= 0:
         return ctx
-    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data))
+    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data), unmentioned=brief.absent.words)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

@@ -26,9 +26,10 @@ from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
 from agents.parsing import match_name, parse_action
 from agents.prompts import prompt, render
-from agents.steps import READ, Observation, Step, Usage
+from agents.steps import CHECK_ABSENT, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
+from queries.question_words import content_words, stems
 
 log = logging.getLogger(__name__)
 
@@ -332,7 +333,33 @@ class Chain:
             wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
             return fail(node, f"the brief was not enough ({wanted[:200]}); the tools look it up")
         node.status, node.answer, node.note = "answer", answer, "answered from the evidence brief"
-        return node
+        return self._check_absent(tree, node)
+
+    def _check_absent(self, tree: SearchTree, read: Node) -> Node:
+        """`read`'s answer, checked with one yes/no call when it names a subject word that the brief
+        found nowhere in the video (`ctx.unmentioned`) and does not itself say so: shown a clip's
+        whole transcript, the small model placed the helicopter nobody mentions 'at North Square'.
+        NO: the answer is that the memory does not show it. YES or no verdict: the answer stands.
+        The check is a step under the reading and holds the answer from then on."""
+        answer = read.answer or ""
+        said = content_words(answer)
+        named = [u for u in self.ctx.unmentioned if any(w.startswith(s) for s in stems([u]) for w in said)]
+        if not named or _DENIES.search(answer):
+            return read
+        words = " or ".join(f"'{w}'" for w in named)
+        text, usage = self._plain_call(
+            "planner:absent_check", [self.ctx.brief or "", f"Question: does the brief say anything about {words}?"]
+        )
+        verdict = _VERDICT.search(text.upper())
+        if verdict is not None and verdict.group(1) == "NO":
+            answer, note = f"The memory does not show it: nothing in this video mentions {words}.", "not in the video"
+        else:
+            note = "the brief mentions it" if verdict is not None else "no verdict; the answer stands"
+        check = tree.add(read.id, "step", planner_step(CHECK_ABSENT, f"does the brief mention {words}?",
+                                                       text.strip(), usage, final=True))
+        read.status = "open"
+        check.status, check.answer, check.note = "answer", answer, f"{read.note}; checked: {note}"
+        return check
 
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
         """A call without tools or the Thought/Action format: `system` prompt, `parts` as the user turn."""
@@ -359,6 +386,9 @@ class Chain:
         return last
 
 
+#: An answer that already says the memory lacks it (no check needed).
+_DENIES = re.compile(r"\b(?:not|never|no|nothing|none|unknown|cannot|can't|doesn't|isn't|wasn't)\b", re.I)
+_VERDICT = re.compile(r"\b(YES|NO)\b")
 _LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
 _ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)

@@ -6,6 +6,8 @@ from typing import Any
 
 #: The action of a planner's plain reading of the evidence brief (`Chain.read`): not a tool.
 READ = "read_brief"
+#: A yes/no check of a read answer that names something the brief found nowhere in the video.
+CHECK_ABSENT = "check_absent"
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ SUMMARY = "Several attempts answered"
 STRATEGY_CRITIC = "Several strategies tried"
 ADJUDICATOR = "You pick the answer"
 READER = "from an evidence brief"  # react's first call (planner:read_first)
+CHECKER = "You check an evidence brief"  # a read answer naming what the video lacks (planner:absent_check)
 
 
 def act(tool: str, value: str, thought: str = "next") -> str:

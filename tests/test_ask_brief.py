@@ -10,11 +10,12 @@ import pytest
 from agents import AgentSettings, ask
 from agents.brief import BRIEF_TOOL
 from agents.mcts import MctsSettings
-from agents.steps import READ, Observation
+from agents.steps import CHECK_ABSENT, READ, Observation
 from agents.tools.base import ToolContext
 from agents.trace import node_label
 from memory import open_memory
 from tests.planner_fakes import (
+    CHECKER,
     CRITIC,
     READER,
     STRATEGY_CRITIC,
@@ -123,6 +124,48 @@ def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm
         _ctx(known, ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: who is speaking at 2 s"]}), minilm),
         tools=[finish_tool()],
     ).tree[1].note
+
+
+HELICOPTER = "Where does the speaker say the helicopter is?"  # vA never mentions one: the brief notes it
+
+
+@pytest.mark.parametrize(
+    ("verdict", "expected", "note"),
+    [
+        ("NO", "The memory does not show it: nothing in this video mentions 'helicopter'.", "not in the video"),
+        ("YES, it does.", "The speaker says the helicopter is at platform 9.", "the brief mentions it"),
+        ("Hard to say.", "The speaker says the helicopter is at platform 9.", "no verdict; the answer stands"),
+    ],
+)
+def test_a_read_answer_naming_what_the_video_lacks_is_checked(
+    known: Any, minilm: Any, verdict: str, expected: str, note: str
+) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: The speaker says the helicopter is at platform 9."],
+                                   CHECKER: [verdict]})
+    answer = ask(HELICOPTER, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, CHECKER] and answer.usage.calls == 2
+    assert answer.text == expected
+    check = next(n for n in answer.tree if n.status == "answer")
+    read = answer.tree[check.parent or 0]
+    assert read.step is not None and read.step.action == READ and read.status == "open"
+    assert check.step is not None and check.step.action == CHECK_ABSENT and check.note.endswith(note)
+    assert "'helicopter'" in llm.calls[1][1].content and "<<<evidence brief" in llm.calls[1][1].content
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (HELICOPTER, "Answer: The video never mentions a helicopter."),  # says so already
+        (HELICOPTER, "Answer: At platform 9."),  # does not name it
+        ("When is the red train mentioned?", "Answer: The red train, at 1 s."),  # nothing is missing
+    ],
+)
+def test_no_check_when_the_answer_does_not_claim_the_missing_thing(
+    known: Any, minilm: Any, question: str, reply: str
+) -> None:
+    llm = ScriptedChat([], routes={READER: [reply], CHECKER: ["NO"]})
+    answer = ask(question, _ctx(known, llm, minilm), tools=[finish_tool()])
+    assert llm.kinds == [READER] and answer.text == reply.removeprefix("Answer: ")
 
 
 def test_a_read_answer_naming_a_choice_is_the_choice(known: Any, minilm: Any) -> None:
