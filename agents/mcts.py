@@ -11,8 +11,11 @@ Each of N iterations
    leaf (d = 1 for the leaf's parent, which gets R undamped; the root gets R * exp(beta * (1 - depth))).
    The leaf itself records R and is never selected again.
 Before the first iteration, as in react, one plain call reads the evidence brief (`Chain.read`); an
-answer read there is the first solution (rewarded like a chain's), so the tool chains that follow
-are its second opinions. A reading that asks for a lookup is no solution and costs no reward.
+answer read there is reviewed once by the critic (`critic.review`, against the brief's rows): a YES
+ends the search with it, approved, as a tool chain's second opinion would cost ~10x the reading
+for an answer the rows already support. Otherwise (NO, or no verdict) it is the first solution
+(rewarded like a chain's), and the tool chains that follow are its second opinions. A reading that
+asks for a lookup is no solution and costs no reward.
 When the first `agree_stop` chains all answer the same, the search stops there: more branches
 would cost tokens to confirm it. The final answer merges the candidates by their evidence
 (`consensus.merge`: answers that say the same are grouped, weighed by how well the rows they rest
@@ -25,14 +28,15 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from agents.chain import Chain, ChainSettings, PlanResult
 from agents.choices import normalize_answer
 from agents.consensus import agree, merge, vote
+from agents.critic import CriticSettings, review
 from agents.errors import AgentError
-from agents.planner_base import BasePlanner
+from agents.planner_base import BasePlanner, answered
 from agents.prompts import render
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
@@ -49,6 +53,8 @@ class MctsSettings:
     summary_tokens: int = 200
     seed: int = 0  # node selection is random; a fixed seed makes runs repeatable
     agree_stop: int = 2  # stop once this many first chains answered the same (0: always run N)
+    review_reading: bool = True  # a critic review of the answer read from the brief; YES ends the search
+    review: CriticSettings = field(default_factory=CriticSettings)  # the review's budget (its chain is unused)
     chain: ChainSettings = field(default_factory=lambda: ChainSettings(max_steps=5))
 
     def __post_init__(self) -> None:
@@ -153,6 +159,9 @@ class MctsPlanner(BasePlanner[MctsSettings]):
         if chain.reads_first:  # the first solution is read from the brief, when it can be
             read = chain.read(tree)
             if read.status == "answer":
+                if s.review_reading and review(tree, read, ctx, s.review, 1)[1].ok:
+                    tree.root.note = "stopped early: the critic approved the answer read from the brief"
+                    return replace(answered(tree, read, choices), verified=True)
                 leaves.append(read)
                 self._reward(tree, read)
         while len(leaves) < s.n_solutions:

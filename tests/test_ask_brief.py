@@ -182,12 +182,24 @@ def test_read_first_can_be_turned_off(known: Any, minilm: Any) -> None:
     assert answer.text == "At 1 s." and llm.kinds == ["chain"]
 
 
-def test_mcts_takes_the_read_answer_as_its_first_solution(known: Any, minilm: Any) -> None:
-    """The reading is MCTS's first solution; one tool chain that agrees with it stops the search."""
-    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: At 1 s."]})
+def test_mcts_ends_with_a_read_answer_the_critic_approves(known: Any, minilm: Any) -> None:
+    """A YES from one review of the reading ends the search: two calls, no tool chain, verified."""
+    llm = ScriptedChat([], routes={READER: ["Answer: At 1 s."], CRITIC: ["Criteria: ok\nVerdict: YES"]})
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="mcts",
                  tools=[when_tool(), finish_tool()])
-    assert answer.text == "At 1 s." and llm.kinds == [READER, "chain"]
+    assert answer.text == "At 1 s." and llm.kinds == [READER, CRITIC] and answer.verified is True
+    assert "<<<evidence brief" in llm.calls[1][1].content  # reviewed against the brief's rows
+    assert "critic approved" in answer.tree.root.note
+
+
+@pytest.mark.parametrize("verdict", ["Verdict: NO\nFeedback: check the time", "I cannot tell."])
+def test_mcts_takes_the_read_answer_as_its_first_solution(known: Any, minilm: Any, verdict: str) -> None:
+    """Not approved (NO, or no verdict): the reading is MCTS's first solution; one tool chain that
+    agrees with it stops the search."""
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: At 1 s."], CRITIC: [verdict]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), planner="mcts",
+                 tools=[when_tool(), finish_tool()])
+    assert answer.text == "At 1 s." and llm.kinds == [READER, CRITIC, "chain"] and answer.verified is None
     read, chain = [n for n in answer.tree.children(0) if n.kind == "step"]
     assert read.step is not None and read.step.action == READ and read.status == "answer"
     assert chain.status == "answer" and "agree" in answer.tree.root.note
