@@ -86,29 +86,33 @@ def add_memory_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Planner budgets, shared by `vidmem ask` and `vidmem eval`: flag -> its argparse keywords. Each
+#: flag's dest ("--max-steps": max_steps) is a keyword of `vidmem.compose.agent_settings`.
+_BUDGET_ARGS: dict[str, dict[str, Any]] = {
+    "--max-steps": {"type": positive_int, "metavar": "N", "help": "steps per chain, for every planner"},
+    "--mcts-n": {"type": positive_int, "metavar": "N", "help": "MCTS: solutions to search (default 4)"},
+    "--critic-rounds": {"type": non_negative_int, "metavar": "N", "help": "critic: review rounds (default 2)"},
+    "--brief-tokens": {
+        "type": non_negative_int,
+        "metavar": "N",
+        "help": "evidence brief every planner starts from (default 600; 0: none)",
+    },
+    "--tools-first": {
+        "action": "store_true",
+        "help": "chains start with the tools instead of first reading the evidence brief in one plain call",
+    },
+}
+
+
 def add_budget_args(parser: argparse.ArgumentParser) -> None:
-    """Planner budgets, shared by `vidmem ask` and `vidmem eval` (see vidmem.compose.agent_settings)."""
-    parser.add_argument("--max-steps", type=positive_int, metavar="N", help="steps per chain, for every planner")
-    parser.add_argument("--mcts-n", type=positive_int, metavar="N", help="MCTS: solutions to search (default 4)")
-    parser.add_argument("--critic-rounds", type=non_negative_int, metavar="N", help="critic: review rounds (default 2)")
-    parser.add_argument(
-        "--brief-tokens",
-        type=non_negative_int,
-        metavar="N",
-        help="evidence brief every planner starts from (default 600; 0: none)",
-    )
-    parser.add_argument(
-        "--tools-first",
-        action="store_true",
-        help="chains start with the tools instead of first reading the evidence brief in one plain call",
-    )
+    """The planner budget flags (`_BUDGET_ARGS`)."""
+    for flag, keywords in _BUDGET_ARGS.items():
+        parser.add_argument(flag, **keywords)
 
 
 def budget_values(args: argparse.Namespace) -> dict[str, Any]:
     """What `add_budget_args` parsed, as keywords of `vidmem.compose.agent_settings`."""
-    return {
-        name: getattr(args, name) for name in ("max_steps", "mcts_n", "critic_rounds", "brief_tokens", "tools_first")
-    }
+    return {dest: getattr(args, dest) for dest in (flag.removeprefix("--").replace("-", "_") for flag in _BUDGET_ARGS)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
