@@ -249,7 +249,7 @@ class Chain:
             return Step(thought, name, action_input, Observation(action_input.strip(), final=True)), None
         if veto is not None and name != FINISH and (reason := veto(name, action_input)):
             return Step(thought, name, action_input, None), reason
-        if done and (name, _input_key(action_input)) in done:
+        if done and call_key(name, action_input) in done:
             return Step(thought, name, action_input, None, error=f"{REPEATED}: {name}({action_input.strip()})"), None
         try:
             observation = tool.run(action_input, self.ctx)
@@ -278,7 +278,8 @@ class Chain:
         budget = max_steps or self.settings.max_steps
         errors = 0
         node = tree[start]
-        done = {call_key(n.step) for n in tree.path(start) if n.step is not None and n.step.observation is not None}
+        done = {call_key(n.step.action, n.step.action_input) for n in tree.path(start)
+                if n.step is not None and n.step.observation is not None}
         for i in range(budget):
             first = i == 0
             node = self.step(
@@ -297,7 +298,7 @@ class Chain:
             if step is not None and step.error and step.error.startswith(REPEATED):
                 return self._finish_now(tree, node, f"repeated {step.action}({step.action_input.strip()})")
             if step is not None and obs is not None:
-                done.add(call_key(step))
+                done.add(call_key(step.action, step.action_input))
             errors = errors + 1 if (step and step.error) or (obs is not None and obs.error) else 0
             if errors >= self.settings.max_errors:
                 return fail(node, f"{errors} model mistakes in a row")
@@ -418,13 +419,9 @@ def plain_answer(text: str) -> str | None:
 REPEATED = "you already ran this; its observation is above"
 
 
-def _input_key(action_input: str) -> str:
-    return " ".join(action_input.lower().split())
-
-
-def call_key(step: Step) -> tuple[str, str]:
+def call_key(action: str | None, action_input: str) -> tuple[str, str]:
     """A tool call's identity for spotting repeats: the tool and its input, case and spaces aside."""
-    return (step.action or "", _input_key(step.action_input))
+    return (action or "", " ".join(action_input.lower().split()))
 
 
 def evidence_text(tree: SearchTree, node_ids: Sequence[int], limit: int) -> str:
