@@ -1,18 +1,16 @@
 """Captions through an OpenAI-compatible vision endpoint, and merging them into clip captions.
 
-The endpoint is a tiny local HTTP server speaking the chat-completions API. It is a scripted
-collaborator, but it looks at the JPEG it receives: frames showing the fixture's white sign get
-one caption, the others another, so the captions' times say whether the right frames went out.
+The endpoint is a tiny local HTTP server speaking the chat-completions API (tests/vision_endpoint.py).
+It is a scripted collaborator, but it looks at the JPEG it receives: frames showing the fixture's
+white sign get one caption, the others another, so the captions' times say whether the right frames
+went out.
 """
 
 import base64
 import dataclasses
 import io
-import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,61 +22,11 @@ from ingest.captions import Captioner, embedding_similarity, jpeg_data_url, merg
 from ingest.encoders import TextEncoder
 from ingest.settings import CaptionSettings
 from memory import open_memory
+from tests.vision_endpoint import VisionServer, vision_server
 
 SIGN_CAPTION = "A white sign reading PLATFORM 9 EXIT hangs above a square where people walk."
 SQUARE_CAPTION = "People walk across a paved square in front of a brick building."
 MODEL = "tiny-vision"
-
-
-class _Endpoint(BaseHTTPRequestHandler):
-    """POST /v1/chat/completions: caption by looking at the top band of the image."""
-
-    server: "_Server"
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append(body)
-        mode = self.server.mode
-        if mode == "slow":
-            time.sleep(2.0)
-        if mode == "not_json":
-            return self._send(200, b"<html>gateway says hi</html>", "text/html")
-        if mode == "no_choices":
-            return self._send(200, json.dumps({"id": "x", "object": "chat.completion"}).encode())
-        if mode == "first_fails" and len(self.server.requests) == 1:
-            return self._send(500, json.dumps({"error": {"message": "boom"}}).encode())
-        image = _image_of(body)
-        top = image[: image.shape[0] // 5]
-        caption = SIGN_CAPTION if (top > 230).mean() > 0.2 else SQUARE_CAPTION  # the sign is a white box up there
-        answer = {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": [
-                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": f" {caption}\n"}}
-            ],
-        }
-        self._send(200, json.dumps(answer).encode())
-
-    def _send(self, status: int, payload: bytes, kind: str = "application/json") -> None:
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout case)
-            pass
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    mode = "ok"
-    requests: list[dict[str, Any]]
 
 
 def _image_of(body: dict[str, Any]) -> np.ndarray:
@@ -91,21 +39,23 @@ def _image_of(body: dict[str, Any]) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(base64.b64decode(url[len(prefix) :]))).convert("L"), dtype=np.float32)
 
 
+def _caption(body: dict[str, Any]) -> str:
+    """Caption by looking at the top band of the image: the fixture's sign is a white box up there."""
+    image = _image_of(body)
+    top = image[: image.shape[0] // 5]
+    return f" {SIGN_CAPTION if (top > 230).mean() > 0.2 else SQUARE_CAPTION}\n"
+
+
 @pytest.fixture
-def endpoint() -> Iterator[_Server]:
-    server = _Server(("127.0.0.1", 0), _Endpoint)
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+def endpoint() -> Iterator[VisionServer]:
+    with vision_server() as server:
+        server.answer_for = _caption
+        yield server
 
 
-def _settings(server: _Server, **captions: Any) -> IngestSettings:
+def _settings(server: VisionServer, **captions: Any) -> IngestSettings:
     base = IngestSettings().only("captions")
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    captions = {"model": MODEL, "base_url": url, "fps": 1.0, **captions}
+    captions = {"model": MODEL, "base_url": server.url, "fps": 1.0, **captions}
     return dataclasses.replace(base, captions=dataclasses.replace(base.captions, **captions))
 
 
@@ -174,7 +124,7 @@ def test_a_model_without_an_endpoint_is_unavailable(monkeypatch: pytest.MonkeyPa
     assert not avail.ok and "OPENAI_BASE_URL" in avail.detail
 
 
-def test_a_configured_endpoint_is_reported_without_contacting_it(endpoint: _Server) -> None:
+def test_a_configured_endpoint_is_reported_without_contacting_it(endpoint: VisionServer) -> None:
     avail = Captioner(_settings(endpoint)).availability()
     assert avail.ok and avail.source == "endpoint" and MODEL in avail.detail
     assert endpoint.requests == []
@@ -191,7 +141,7 @@ def test_bad_caption_settings_are_refused(bad: dict[str, Any]) -> None:
 
 @pytest.mark.slow
 def test_frame_and_clip_captions_follow_what_is_on_screen(
-    endpoint: _Server, media: dict[str, Path], truth: dict[str, Any], tmp_path: Path
+    endpoint: VisionServer, media: dict[str, Path], truth: dict[str, Any], tmp_path: Path
 ) -> None:
     sign = truth["clips"]["speech_sign"]["onscreen_text"]  # shown 4.0 <= t < 9.0
     with open_memory(tmp_path / "m.duckdb") as mem:
@@ -212,7 +162,7 @@ def test_frame_and_clip_captions_follow_what_is_on_screen(
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["not_json", "no_choices"])
 def test_malformed_answers_fail_the_role_not_the_video(
-    endpoint: _Server, media: dict[str, Path], tmp_path: Path, mode: str
+    endpoint: VisionServer, media: dict[str, Path], tmp_path: Path, mode: str
 ) -> None:
     endpoint.mode = mode
     with open_memory(tmp_path / "m.duckdb") as mem:
@@ -224,7 +174,7 @@ def test_malformed_answers_fail_the_role_not_the_video(
 
 @pytest.mark.slow
 def test_a_silent_endpoint_times_out_within_the_bound(
-    endpoint: _Server, media: dict[str, Path], tmp_path: Path
+    endpoint: VisionServer, media: dict[str, Path], tmp_path: Path
 ) -> None:
     endpoint.mode = "slow"
     started = time.perf_counter()
@@ -235,8 +185,8 @@ def test_a_silent_endpoint_times_out_within_the_bound(
 
 
 @pytest.mark.slow
-def test_one_failed_frame_leaves_the_others(endpoint: _Server, media: dict[str, Path], tmp_path: Path) -> None:
-    endpoint.mode = "first_fails"
+def test_one_failed_frame_leaves_the_others(endpoint: VisionServer, media: dict[str, Path], tmp_path: Path) -> None:
+    endpoint.mode = "fail_first"
     with open_memory(tmp_path / "m.duckdb") as mem:
         result = Pipeline(_settings(endpoint, fps=0.5, max_retries=0, concurrency=1)).ingest(media["no_audio"], mem)
     assert result.roles["captions"] == "ran"

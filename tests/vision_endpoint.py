@@ -1,10 +1,12 @@
-"""A tiny local OpenAI-compatible chat-completions server for the vision client's tests: a scripted
-collaborator whose behaviour per request is set by `mode` (and which records every request)."""
+"""A tiny local OpenAI-compatible chat-completions server for the vision tests (client, captions,
+actions): a scripted collaborator whose behaviour per request is set by `mode`, whose reply is
+`answer` or what `answer_for(request body)` says (a test can look at the image it was sent), and
+which records every request."""
 
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -12,9 +14,11 @@ from typing import Any
 
 class VisionServer(ThreadingHTTPServer):
     daemon_threads = True
-    #: ok | fail_first (one 500, then ok) | always_500 | slow | unknown_model | empty
+    #: ok | fail_first (one 500, then ok) | always_500 | slow | unknown_model | empty | not_json (an HTML
+    #: page with status 200) | no_choices (a completion without choices)
     mode = "ok"
     answer = "The person is walking."
+    answer_for: Callable[[dict[str, Any]], str] | None = None
     requests: list[dict[str, Any]]
 
     @property
@@ -35,18 +39,23 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(500, {"error": {"message": "boom"}})
         if mode == "unknown_model":
             return self._send(404, {"error": {"message": f"model {body['model']} not found"}})
-        content = "  " if mode == "empty" else self.server.answer
+        if mode == "not_json":
+            return self._send(200, b"<html>gateway says hi</html>", "text/html")
+        if mode == "no_choices":
+            return self._send(200, {"id": "x", "object": "chat.completion"})
+        answer = self.server.answer_for(body) if self.server.answer_for else self.server.answer
+        content = "  " if mode == "empty" else answer
         message = {"role": "assistant", "content": content}
         choice = {"index": 0, "finish_reason": "stop", "message": message}
         self._send(
             200, {"id": "c", "object": "chat.completion", "created": 0, "model": body["model"], "choices": [choice]}
         )
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+    def _send(self, status: int, payload: dict[str, Any] | bytes, kind: str = "application/json") -> None:
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
