@@ -6,6 +6,11 @@ follows), the detector would find the same objects again; the tracker coasts thr
 on its motion model instead, and the interpolation of `fill_gaps` gives those objects a box there.
 A change anywhere else (something entering, a cut) always runs the detector, and no more than
 `max_skips` samples in a row skip it, so tracks are re-anchored on real boxes often.
+
+The known boxes are the tracks the tracker reported, not every detection, and a sample with a
+detection the tracker has not confirmed yet is followed by a detected one: a tracker confirms a
+new track only on a next detection close to the first (ByteTrack: IoU >= 0.3 from a standing start),
+which a person walking across the frame no longer meets two samples later.
 """
 
 from collections.abc import Sequence
@@ -27,17 +32,19 @@ class MotionRule:
 
 
 class MotionGate:
-    """Per video: `should_detect(image)` for each sampled frame, `detected(image, boxes)` after each detection."""
+    """Per video: `should_detect(image)` for each sampled frame, `detected(image, boxes, settled)` after
+    each detection."""
 
     def __init__(self, rule: MotionRule | None = None) -> None:
         self.rule = rule or MotionRule()
         self._last: np.ndarray | None = None
         self._boxes: np.ndarray = np.zeros((0, 4))
         self._skipped = 0
+        self._settled = True
         self.skipped_total = 0
 
     def should_detect(self, image: np.ndarray) -> bool:
-        if self._last is None:
+        if self._last is None or not self._settled:
             return True
         thumb = _thumb(image)
         if thumb.shape != self._last.shape:
@@ -55,11 +62,14 @@ class MotionGate:
         self.skipped_total += 1
         return False
 
-    def detected(self, image: np.ndarray, boxes: np.ndarray) -> None:
-        """The detector ran on `image` and found `boxes` (n x 4 frame pixels)."""
+    def detected(self, image: np.ndarray, boxes: np.ndarray, settled: bool = True) -> None:
+        """The detector ran on `image`; `boxes` (n x 4 frame pixels) are the objects the tracker follows
+        there, and `settled` says whether it follows every object detected (False: the next sample
+        is detected whatever it shows)."""
         self._last = _thumb(image)
         self._boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
         self._skipped = 0
+        self._settled = settled
 
 
 def _thumb(image: np.ndarray) -> np.ndarray:

@@ -119,26 +119,32 @@ class Tracker(Extractor):
             for frame in batch.frames:
                 if self._motion.should_detect(frame.image):
                     (dets,) = self._detector.detect([frame.image])
-                    self._motion.detected(frame.image, dets.xyxy)
-                else:  # the tracker coasts on its motion model; interpolation gives its tracks a box here
-                    dets = Detections.empty()
-                self._track(frame, dets)
+                    followed = self._track(frame, dets)
+                    # a detection the tracker does not report yet (a new object) needs the next sample
+                    # detected too, for the tracker to confirm it
+                    settled = int((dets.confidence >= cfg.confidence).sum()) <= len(followed)
+                    self._motion.detected(frame.image, followed, settled)
+                else:  # the tracker is not told; its next update predicts across the gap (variable_dt)
+                    self._samples.append((frame.index, frame.t_s))  # interpolation gives its tracks a box here
             return
         for start in range(0, len(batch.frames), cfg.batch_size):
             frames = batch.frames[start : start + cfg.batch_size]
             for frame, dets in zip(frames, self._detector.detect([f.image for f in frames]), strict=True):
                 self._track(frame, dets)
 
-    def _track(self, frame: Frame, dets: Detections) -> None:
+    def _track(self, frame: Frame, dets: Detections) -> np.ndarray:
+        """Update the tracker with `dets` and keep its rows; the boxes of the tracks it reported (n x 4)."""
         self._samples.append((frame.index, frame.t_s))
         # the tracker sees category ids, so that two model classes of one category are one class to it
         category_ids = np.array([self._category_id(int(c)) for c in dets.class_id], dtype=np.float32)
         table = dets.to_tracker_input(category_ids)
         image = to_bgr(frame.image) if self._tracker_needs_image else frame.image
-        out = np.asarray(self._tracker.update(table, image))
+        timed = {"timestamp_s": frame.t_s} if getattr(self._tracker, "variable_dt", False) else {}
+        out = np.asarray(self._tracker.update(table, image, **timed))
         categories = self._detector.categories
         height, width = frame.image.shape[:2]
-        for row in out.reshape(-1, out.shape[-1] if out.size else 8):
+        out = out.reshape(-1, out.shape[-1] if out.size else 8)
+        for row in out:
             track_id, det = int(row[4]), int(row[7])
             if not 0 <= det < len(dets):
                 continue  # a tracker-predicted box without a detection behind it: interpolation covers it
@@ -166,6 +172,7 @@ class Tracker(Extractor):
             )
             keeper = self._crops.setdefault(track_id, CropKeeper())
             keeper.offer(frame, (x1, y1, x2, y2), score, polygon)
+        return out[:, :4].astype(np.float64)
 
     def _category_id(self, model_class: int) -> int:
         names = sorted(set(self._detector.categories.values()))

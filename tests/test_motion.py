@@ -52,3 +52,13 @@ def test_frames_of_another_size_detect() -> None:
     gate = MotionGate()
     gate.detected(_frame(100), PERSON)
     assert gate.should_detect(np.full((120, 160, 3), 120, np.uint8))
+
+
+def test_a_detection_the_tracker_does_not_follow_yet_makes_the_next_sample_detect() -> None:
+    """A new object must be seen again on the next sample, or the tracker never confirms it."""
+    gate = MotionGate(MotionRule(max_still_skips=4))
+    still = _frame(100)
+    gate.detected(still, PERSON, settled=False)
+    assert gate.should_detect(still)  # even with nothing changed
+    gate.detected(still, PERSON, settled=True)
+    assert not gate.should_detect(still)
