@@ -57,19 +57,23 @@ class TrackingSettings:
     classes: tuple[str, ...] = ()  # empty: every class the model knows
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
-    # on the CPU, samples that did not change (or changed only inside known objects' boxes) skip the
-    # detector while the tracker coasts (ingest/motion.py). Off: on vtest it halves the person tracks
-    # (ByteTrack drops a new, unconfirmed track at the first sample without detections)
-    motion_skip: bool = False
+    # on the CPU, samples that did not change (or changed only inside tracked objects' boxes) skip the
+    # detector, the tracker predicting across them (ingest/motion.py); about a third fewer detector
+    # calls, the same people (bench.ingest checks the track counts, tests/test_tracking.py the boxes)
+    motion_skip: bool = True
     batch_size: int = _speed_only(8)
     # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
     runtime: str = _speed_only("auto")
     # the ONNX detector's arithmetic: 'int8' (ingest/quantize.py; about half the CPU, recall checked in
     # bench.ingest) or 'fp32'. Hashed: it changes boxes and scores a little, so stored tracks say which
     precision: str = "int8"
+    # ONNX Runtime's threads inside one detector call on the CPU; 0: its default (one per core)
+    threads: int = _speed_only(0)
 
     def __post_init__(self) -> None:
         _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
+        if self.threads < 0:
+            raise SettingsError(f"tracking.threads must be >= 0, got {self.threads}")
         if not 0 <= self.confidence <= 1:
             raise SettingsError(f"tracking.confidence must be within 0..1, got {self.confidence}")
         if self.runtime not in ("auto", "torch", "onnx"):

@@ -37,9 +37,10 @@ def make_tracker(cfg: Any, device: str) -> Any:
     for key in ("min_conf", "track_low_thresh", "low_th"):
         if key in defaults:
             overrides[key] = min(cfg.confidence, LOW_CONFIDENCE)
-    if getattr(cfg, "motion_skip", False) and "variable_dt" in defaults:
-        # samples that skip the detector are not shown to the tracker: it predicts over the real
-        # time since its last update, in units of our sampling interval (so every other step is as before)
+    if "variable_dt" in defaults:
+        # predict over the time since the last update (`update(..., timestamp_s=)`), in units of our
+        # sampling interval: samples that motion skip leaves out are not shown to the tracker, and a
+        # step of one interval predicts as a fixed-step tracker would
         overrides["variable_dt"] = True
         overrides["kf_reference_dt_s"] = 1.0 / cfg.fps
     use_reid = bool(cfg.reid_weights) and cfg.tracker not in MOTION_TRACKERS

@@ -6,8 +6,9 @@ Boxes are pixels of the decoded frame.
 
 Stored conventions (the schema's columns, made precise here):
 - `detections.confidence` is the detector's score; 0.0 marks a box *interpolated* across a short
-  detector miss inside a track (occlusion, motion blur), so that a track has a box in every
-  sampled frame it spans. Interpolated boxes have no mask.
+  detector miss inside a track (occlusion, motion blur) or a sample where the detector did not run
+  (`motion_skip`: on the CPU, samples where only tracked objects moved), so that a track has a box
+  in every sampled frame it spans. Interpolated boxes have no mask.
 - `tracks.num_detections` counts the track's rows (interpolated included); `mean_confidence` is
   over the boxes the detector really found; tracks with fewer than `min_track_detections` found
   boxes are dropped (detector flicker, not instances).

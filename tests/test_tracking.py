@@ -132,7 +132,8 @@ def test_trackers_without_reid_weights_keep_ids_of_moving_boxes(name: str) -> No
         dets = np.array(
             [[100 + 4 * k, 100, 150 + 4 * k, 220, 0.8, 0], [400, 200 - 3 * k, 440, 300 - 3 * k, 0.7, 0]], np.float32
         )
-        out = tracker.update(dets, image)
+        timed = {"timestamp_s": k / 5} if getattr(tracker, "variable_dt", False) else {}
+        out = tracker.update(dets, image, **timed)
         ids.append({int(r[7]): int(r[4]) for r in out})  # detection index -> track id
     assert ids[-1] and all(frame == ids[-1] for frame in ids[2:]), ids
 
@@ -167,7 +168,38 @@ def vtest20(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
             name: mem.query_df(f"SELECT * FROM {name} WHERE video_id = ?", [result.video_id])
             for name in ("tracks", "detections", "actions")
         }
-    return {"result": result, "info": probe(clip), "ctx": _KeepContext.kept[-1], **tables}
+    return {"clip": clip, "result": result, "info": probe(clip), "ctx": _KeepContext.kept[-1], **tables}
+
+
+def _matched(boxes: Any, others: Any) -> float:
+    """Share of `boxes` rows with a box of `others` in the same frame at IoU >= 0.5."""
+    found = 0
+    for _, b in boxes.iterrows():
+        o = others[others["frame_index"] == b["frame_index"]]
+        w = (np.minimum(o["x2"], b["x2"]) - np.maximum(o["x1"], b["x1"])).clip(lower=0)
+        h = (np.minimum(o["y2"], b["y2"]) - np.maximum(o["y1"], b["y1"])).clip(lower=0)
+        union = (b["x2"] - b["x1"]) * (b["y2"] - b["y1"]) + (o["x2"] - o["x1"]) * (o["y2"] - o["y1"]) - w * h
+        found += bool(((w * h) / union >= 0.5).any())
+    return found / len(boxes)
+
+
+@pytest.mark.slow
+def test_motion_skip_keeps_the_people(vtest20: dict[str, Any], tmp_path: Path) -> None:
+    """The default (motion skip on the CPU) against the detector on every sample, same clip: the
+    same people, their boxes where the detector would have put them, fewer detector calls."""
+    settings = IngestSettings().only("tracking")
+    every = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, motion_skip=False))
+    with open_memory(tmp_path / "every.duckdb") as mem:
+        result = Pipeline(every).ingest(vtest20["clip"], mem)
+        assert result.status == "ok", result.error
+        ref_tracks = mem.query_df("SELECT * FROM tracks")
+        ref = mem.query_df("SELECT * FROM detections")
+    dets, tracks = vtest20["detections"], vtest20["tracks"]
+    assert abs(len(tracks) - len(ref_tracks)) <= max(1, round(0.1 * len(ref_tracks))), (len(tracks), len(ref_tracks))
+    real, ref_real = dets[dets["confidence"] > 0], ref[ref["confidence"] > 0]
+    assert len(real) <= 0.85 * len(ref_real)  # the detector skipped samples
+    assert _matched(ref_real, dets) >= 0.9  # the boxes it finds on every sample are there
+    assert _matched(real, ref) >= 0.95  # and the boxes it found are ones it finds on every sample
 
 
 @pytest.mark.slow
@@ -192,8 +224,9 @@ def test_vtest_every_track_has_a_box_in_every_sampled_frame_it_spans(vtest20: di
     assert dets["mask_polygon"].isna().all()
     area = (dets["x2"] - dets["x1"]) * (dets["y2"] - dets["y1"])
     assert np.allclose(dets["mask_area"], area)
-    # interpolated boxes (confidence 0) are the exception, not the rule
-    assert (dets["confidence"] == 0).mean() < 0.15
+    # interpolated boxes (confidence 0): detector misses and the samples motion skip left out (at most
+    # every other one while people move); most boxes are the detector's own
+    assert (dets["confidence"] == 0).mean() < 0.45
 
 
 @pytest.mark.slow
