@@ -67,13 +67,9 @@ class TrackingSettings:
     # the ONNX detector's arithmetic: 'int8' (ingest/quantize.py; about half the CPU, recall checked in
     # bench.ingest) or 'fp32'. Hashed: it changes boxes and scores a little, so stored tracks say which
     precision: str = "int8"
-    # ONNX Runtime's threads inside one detector call on the CPU; 0: its default (one per core)
-    threads: int = _speed_only(0)
 
     def __post_init__(self) -> None:
         _positive("tracking", fps=self.fps, image_size=self.image_size, batch_size=self.batch_size)
-        if self.threads < 0:
-            raise SettingsError(f"tracking.threads must be >= 0, got {self.threads}")
         if not 0 <= self.confidence <= 1:
             raise SettingsError(f"tracking.confidence must be within 0..1, got {self.confidence}")
         if self.runtime not in ("auto", "torch", "onnx"):
