@@ -48,7 +48,8 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
     first message of every chain, and the subject words it found nowhere in the video."""
     if brief is None or max_tokens <= 0:
         return ctx
-    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data), unmentioned=brief.absent.words)
+    missing = (*brief.absent.quoted, *brief.absent.words)
+    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data), unmentioned=missing)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

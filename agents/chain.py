@@ -29,7 +29,6 @@ from agents.prompts import prompt, render
 from agents.steps import CHECK_ABSENT, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
-from queries.question_words import content_words, stems
 
 log = logging.getLogger(__name__)
 
@@ -337,17 +336,17 @@ class Chain:
         return self._check_absent(tree, node)
 
     def _check_absent(self, tree: SearchTree, read: Node) -> Node:
-        """`read`'s answer, checked with one yes/no call when it names a subject word that the brief
-        found nowhere in the video (`ctx.unmentioned`) and does not itself say so: shown a clip's
-        whole transcript, the small model placed the helicopter nobody mentions 'at North Square'.
-        NO: the answer is that the memory does not show it. YES or no verdict: the answer stands.
-        The check is a step under the reading and holds the answer from then on."""
+        """`read`'s answer, checked with one yes/no call when the brief found what the question names
+        nowhere in the video (`ctx.unmentioned`) and the answer does not say so: shown a clip's whole
+        transcript, the small model placed the helicopter nobody mentions 'at North Square', quoted
+        an unrelated sentence for 'what does the speaker say about the bicycle?', and gave a time
+        for a sign reading 'TAXI' that no sign reads. NO: the answer is that the memory does not
+        show it. YES or no verdict: the answer stands. The check is a step under the reading and
+        holds the answer from then on."""
         answer = read.answer or ""
-        said = content_words(answer)
-        named = [u for u in self.ctx.unmentioned if any(w.startswith(s) for s in stems([u]) for w in said)]
-        if not named or _DENIES.search(answer):
+        if not self.ctx.unmentioned or _DENIES.search(answer):
             return read
-        words = " or ".join(f"'{w}'" for w in named)
+        words = " or ".join(f"'{w}'" for w in self.ctx.unmentioned)
         text, usage = self._plain_call(
             "planner:absent_check", [self.ctx.brief or "", f"Question: does the brief say anything about {words}?"]
         )

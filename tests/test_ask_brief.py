@@ -153,10 +153,25 @@ def test_a_read_answer_naming_what_the_video_lacks_is_checked(
 
 
 @pytest.mark.parametrize(
+    ("question", "reply", "named"),
+    [
+        (HELICOPTER, "Answer: The red train leaves the station.", "'helicopter'"),  # answers another question
+        ("When is the word 'TAXI' shown on screen?", "Answer: At 4 s.", "'TAXI'"),  # quoted text no sign reads
+    ],
+)
+def test_an_answer_that_does_not_say_the_thing_is_missing_is_checked(
+    known: Any, minilm: Any, question: str, reply: str, named: str
+) -> None:
+    llm = ScriptedChat([], routes={READER: [reply], CHECKER: ["NO"]})
+    answer = ask(question, _ctx(known, llm, minilm), tools=[finish_tool()])
+    assert llm.kinds == [READER, CHECKER] and named in llm.calls[1][1].content
+    assert answer.text == f"The memory does not show it: nothing in this video mentions {named}."
+
+
+@pytest.mark.parametrize(
     ("question", "reply"),
     [
         (HELICOPTER, "Answer: The video never mentions a helicopter."),  # says so already
-        (HELICOPTER, "Answer: At platform 9."),  # does not name it
         ("When is the red train mentioned?", "Answer: The red train, at 1 s."),  # nothing is missing
     ],
 )

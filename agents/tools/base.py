@@ -42,8 +42,8 @@ class ToolContext:
     encoders: dict[str, Any] = field(default_factory=dict)
     vision_llm: ChatModel | None = None
     brief: str | None = None  # the evidence brief's prompt text: every chain's first message carries it
-    #: The question's subject words that the brief found nowhere in the video: a read answer naming
-    #: one is checked before it stands (`Chain.read`).
+    #: What the question names that the brief found nowhere in the video (quoted texts, subject
+    #: words): a read answer that does not say so is checked before it stands (`Chain.read`).
     unmentioned: tuple[str, ...] = ()
 
 
