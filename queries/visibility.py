@@ -83,8 +83,9 @@ def tracks_at(memory: Memory, video_id: str, t_s: float) -> pa.Table:
 
 
 def seen_at(memory: Memory, video_id: str, t_s: float) -> pa.Table:
-    """The objects found in the sampled frame nearest `t_s` with the confidence that starts a track,
-    ordered by track_id: what can be seen then (for counting; `tracks_at` also has the occluded)."""
+    """The objects found in the detected frame nearest `t_s` (a sample the detector skipped has only
+    interpolated boxes) with the confidence that starts a track, ordered by track_id: what can be
+    seen then (for counting; `tracks_at` also has the occluded)."""
     vid = _checks.video(memory, video_id)
     at = _checks.number("t_s", t_s)
     return run_sql(memory, "SELECT * FROM seen_at(?, ?)", [vid, at])

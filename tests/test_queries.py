@@ -281,6 +281,27 @@ def test_seen_at_counts_what_the_frame_shows_not_what_is_alive(mem: Memory) -> N
     assert rows(queries.seen_at(mem, "vA", 2.2), "track_id") == [(1,), (2,), (3,)]  # frame 2.0 s
 
 
+def test_seen_at_a_sample_the_detector_skipped_counts_the_nearest_detected_frame(empty_memory: Memory) -> None:
+    """Motion skip leaves only interpolated boxes (confidence 0) at a skipped sample: counting there
+    reads the nearest frame the detector ran on, not an empty frame."""
+    from memory import VideoRecord, VideoRows, rows_table
+
+    vid = "vskip000000000000"
+    boxes = [
+        {"track_id": tid, "frame_index": round(t * 4), "t_s": t, "x1": x, "y1": 10.0, "x2": x + 40, "y2": 90.0,
+         "confidence": 0.0 if t == 0.25 else 0.8, "category": "person"}
+        for t in (0.0, 0.25, 0.5) for tid, x in ((1, 10.0 + 8 * t), (2, 200.0))
+    ]  # fmt: skip
+    tracks = [{"track_id": tid, "category": "person", "first_s": 0.0, "last_s": 0.5, "num_detections": 3}
+              for tid in (1, 2)]
+    record = VideoRecord(vid, "/videos/skip.mp4", "ok", duration_s=1.0, width=320, height=240)
+    empty_memory.write_video(VideoRows(record, {
+        "tracks": rows_table("tracks", tracks, vid), "detections": rows_table("detections", boxes, vid),
+    }))  # fmt: skip
+    assert rows(queries.seen_at(empty_memory, vid, 0.25), "track_id", "t_s") == [(1, 0.0), (2, 0.0)]  # tie: earlier
+    assert rows(queries.seen_at(empty_memory, vid, 0.3), "track_id", "t_s") == [(1, 0.5), (2, 0.5)]
+
+
 def test_seen_between_is_seen_at_frame_by_frame(mem: Memory) -> None:
     """The brief's window counts and its count at a second read the same gated boxes."""
     window = run_sql(mem, "SELECT * FROM seen_between('vA', 2.0, 6.0)").to_pylist()
