@@ -45,7 +45,7 @@ def build_brief(question: str, ctx: ToolContext, choices: Sequence[str] | None =
 
 def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> ToolContext:
     """`ctx` carrying the brief's prompt text (video text fenced as data), which `Chain` puts in the
-    first message of every chain, and the subject words it found nowhere in the video."""
+    first message of every chain, and what it found nowhere in the video (quoted texts, subject words)."""
     if brief is None or max_tokens <= 0:
         return ctx
     missing = (*brief.absent.quoted, *brief.absent.words)
