@@ -33,8 +33,9 @@ from typing import Any
 from agents import PLANNER_NAMES, AgentError, AgentSettings, Answer, ToolContext, ask
 from agents.evaluation import Question, load_jsonl, score, select, wilson_interval
 from bench.report import Figure, emit
+from memory.cache import cache_dir
 
-BENCH_DIR = Path(os.environ.get("VIDMEM_BENCH_DIR", Path.home() / ".cache" / "vidmem" / "bench"))
+BENCH_DIR = cache_dir("bench", "VIDMEM_BENCH_DIR")
 DEFAULT_MEMORY = BENCH_DIR / "agents.duckdb"
 QSET_MEMORY = BENCH_DIR / "qset.duckdb"
 

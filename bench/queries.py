@@ -32,7 +32,6 @@ import argparse
 import hashlib
 import json
 import logging
-import os
 import re
 import sqlite3
 import statistics
@@ -48,6 +47,7 @@ import pyarrow as pa
 import queries
 from bench.report import Figure, emit, machine
 from memory import Memory, VideoRecord, VideoRows, arrow_schema, open_memory, table
+from memory.cache import cache_dir
 from queries.vector_index import vector_matrix
 
 BENCH_VERSION = 2  # bump when the generated data changes
@@ -58,7 +58,7 @@ FRAME_DIM, TEXT_DIM = 512, 384
 FRAME_MODEL, TEXT_MODEL = "bench-clip-512", "bench-text-384"
 #: category -> (mean number visible at once, mean lifetime in s)
 CATEGORIES = {"person": (9.0, 30.0), "car": (1.5, 15.0), "bicycle": (0.3, 12.0), "dog": (0.2, 20.0)}
-CACHE = Path(os.environ.get("VIDMEM_BENCH_DIR", Path.home() / ".cache" / "vidmem" / "bench"))
+CACHE = cache_dir("bench", "VIDMEM_BENCH_DIR")
 
 WORDS = tuple(
     (  # noqa: SIM905 (a word list reads better as text)

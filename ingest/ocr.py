@@ -41,8 +41,9 @@ from ingest.errors import RoleUnavailable
 from ingest.extractor import Availability, Extractor, VideoContext
 from ingest.frames import Frame, FrameBatch
 from ingest.settings import OcrSettings
-from ingest.weights import CACHE, package_dir
+from ingest.weights import package_dir
 from memory import rows_table
+from memory.cache import cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +257,7 @@ def _rec_keys(rec: str) -> str | None:
     if not chars:
         return None
     digest = hashlib.sha1(yml.read_bytes()).hexdigest()[:16]
-    out = CACHE / "ocr" / f"rec_keys-{digest}.txt"
+    out = cache_dir("ocr") / f"rec_keys-{digest}.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(chars) + "\n", encoding="utf-8")
     return str(out)

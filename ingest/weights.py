@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
 
+from memory.cache import cache_dir
+
 log = logging.getLogger(__name__)
-
-CACHE = Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem"))
-
 
 def weights_dir() -> Path:
     """vidmem's own weight cache, where `vidmem models pull` puts each role's real weights
-    ($VIDMEM_CACHE/weights, read at each call so that a process can point it elsewhere)."""
-    return Path(os.environ.get("VIDMEM_CACHE", Path.home() / ".cache" / "vidmem")).expanduser() / "weights"
+    ($VIDMEM_CACHE/weights, memory/cache.py)."""
+    return cache_dir("weights")
 
 
 def hf_cache_dir() -> Path:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import duckdb
 
+from memory.cache import cache_dir
+
 log = logging.getLogger(__name__)
 
 # The file name DuckDB expects inside the binary (it checks it on LOAD).
@@ -32,7 +34,7 @@ def packaged_extension(name: str) -> Path | None:
     if wanted == name:
         return binary
     # sqlite ships as sqlite.duckdb_extension but must be loaded as sqlite_scanner.duckdb_extension.
-    cache = Path.home() / ".cache" / "vidmem" / "duckdb-extensions" / f"v{duckdb.__version__}"
+    cache = cache_dir("duckdb-extensions") / f"v{duckdb.__version__}"
     target = cache / f"{wanted}.duckdb_extension"
     if not target.is_file() or target.stat().st_size != binary.stat().st_size:
         cache.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from ingest.weights import CACHE
+from memory.cache import cache_root
 from tests.test_batch import GOOD, _env, _per_video, _vidmem, good_dir, reference, reference_memory, shared_dir
 
 __all__ = ["good_dir", "reference", "reference_memory", "shared_dir"]  # module fixtures reused from test_batch
@@ -89,7 +89,7 @@ def _platform() -> str:
 def test_ducklake_on_postgres_takes_a_parallel_batch_and_serves_sql(
     postgres: dict[str, str], good_dir: Path, reference: dict[str, dict[str, Any]]
 ) -> None:
-    env = _env(HOME=postgres["HOME"], VIDMEM_CACHE=str(CACHE))
+    env = _env(HOME=postgres["HOME"], VIDMEM_CACHE=str(cache_root()))
     uri = postgres["uri"]
     started = time.monotonic()
     done = _vidmem("ingest", str(good_dir), "--only", "asr", "--workers", "2", "--memory", uri, env=env)

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from bench.qset.spec import VIDEOS, Sign, Video
+from memory.cache import cache_dir
 from tests.fixtures import make_fixtures as fx
 
 RECIPE_VERSION = 1  # bump to rebuild every video (a spec change rebuilds that video by itself)
@@ -25,8 +26,7 @@ SOURCE_FIXTURES = ("vtest", "bikes", "carphone", "bigbuckbunny")
 
 
 def default_out_dir() -> Path:
-    env = os.environ.get("VIDMEM_QSET")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "vidmem" / "qset"
+    return cache_dir("qset", "VIDMEM_QSET")
 
 
 @functools.cache
