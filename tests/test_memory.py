@@ -4,6 +4,7 @@ import gzip
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pytest
@@ -21,6 +22,9 @@ from memory import (
     rows_table,
     schema_dict,
 )
+
+if TYPE_CHECKING:
+    from ingest.probe import VideoInfo
 
 
 def _rows(video_id: str, n_segments: int = 2) -> VideoRows:
@@ -221,13 +225,16 @@ def test_opening_a_current_lake_writes_nothing(tmp_path: Path) -> None:
 V1_MEMORY = Path(__file__).parent / "data" / "memory_v1.duckdb.gz"
 
 
-def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path, media: dict[str, Path]) -> None:
+def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path) -> None:
     """tests/data/memory_v1.duckdb.gz: made by vidmem at 6d80f4d (schema 1) from speech_sign and
-    no_audio with `--only asr,ocr`, plus an empty file that failed."""
+    no_audio with `--only asr,ocr`, plus an empty file that failed.
+
+    The videos it holds are those clips as another machine encoded them (ids are content hashes, and
+    another ffmpeg or espeak-ng gives other bytes), so the videos here are the memory's own `videos`
+    rows, never the fixtures built on this machine."""
     import duckdb
 
     from ingest import IngestSettings, Pipeline
-    from ingest.probe import probe
 
     path = tmp_path / "v1.duckdb"
     path.write_bytes(gzip.decompress(V1_MEMORY.read_bytes()))
@@ -256,12 +263,23 @@ def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path, media: d
     skipped = got["no_audio.mp4", "asr"]
     assert (skipped["status"], skipped["reason"], skipped["row_count"]) == ("skipped", "no audio track", 0)
     # The migrated settings are those of today's defaults: nothing runs again after the upgrade.
+    stored = {Path(info.path).name: info for info in _stored_videos(path)}
     pipeline = Pipeline(IngestSettings().only("asr", "ocr"))
-    for name in ("speech_sign", "no_audio"):
-        info = probe(media[name])
+    for name in ("speech_sign.mp4", "no_audio.mp4"):
+        info = stored[name]
         assert pipeline.roles_to_run(info, states[info.video_id]) == ([], {}), name
     # One role's own settings changed: that role alone runs again.
     settings = IngestSettings().only("asr", "ocr")
     changed = Pipeline(replace(settings, ocr=replace(settings.ocr, fps=2.0)))
-    info = probe(media["speech_sign"])
+    info = stored["speech_sign.mp4"]
     assert [ex.role for ex in changed.roles_to_run(info, states[info.video_id])[0]] == ["ocr"]
+
+
+def _stored_videos(path: Path) -> "list[VideoInfo]":
+    """The probe facts of each ingested video, as the memory at `path` recorded them."""
+    from ingest.probe import VideoInfo
+
+    with open_memory(path, read_only=True) as mem:
+        rows = mem.query("SELECT * FROM videos WHERE status = 'ok'").to_pylist()
+    fields = VideoInfo.__dataclass_fields__
+    return [VideoInfo(**{k: (Path(v) if k == "path" else v) for k, v in row.items() if k in fields}) for row in rows]
