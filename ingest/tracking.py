@@ -25,6 +25,7 @@ Crops of each track (`ingest.crops`: its best box plus a few spread over its lif
 
 import importlib.util
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -43,6 +44,13 @@ from ingest.frames import Frame, FrameBatch
 from ingest.motion import MotionGate
 from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
 from memory import rows_table
+
+#: Detected samples a track needs before a sample may skip the detector: from its first box alone the
+#: tracker has no velocity to predict it across the gap.
+_UPDATES_TO_COAST = 2
+#: A track whose box scored below this and moved more than this share of its width since the last
+#: detected sample makes the next sample detected too (Tracker._hard_to_coast).
+_FAINT_SCORE, _FAINT_DRIFT = 0.5, 0.1
 
 # Names other modules imported from here before the split; they live in the modules above.
 __all__ = [
@@ -113,6 +121,8 @@ class Tracker(Extractor):
         # frame differencing decides frame by frame, so it runs where batches buy nothing: on the CPU
         on_cpu = torch_device(self.settings.device) == "cpu"
         self._motion = MotionGate() if self.settings.tracking.motion_skip and on_cpu else None
+        self._updates: Counter[int] = Counter()  # raw track id -> detected samples it was reported on
+        self._last_box: dict[int, np.ndarray] = {}  # raw track id -> its box on the last of those
 
     def process(self, batch: FrameBatch) -> None:
         cfg = self.settings.tracking
@@ -121,10 +131,12 @@ class Tracker(Extractor):
                 if self._motion.should_detect(frame.image):
                     (dets,) = self._detector.detect([frame.image])
                     followed = self._track(frame, dets)
-                    # a detection the tracker does not report yet (a new object) needs the next sample
-                    # detected too, for the tracker to confirm it
-                    settled = int((dets.confidence >= cfg.confidence).sum()) <= len(followed)
-                    self._motion.detected(frame.image, followed, settled)
+                    # the next sample is detected too when a detection is one the tracker does not report
+                    # yet (a new object: the tracker confirms it on a next box close to the first), or a
+                    # track it reports would be hard to find again after a skip
+                    new = int((dets.confidence >= cfg.confidence).sum()) > len(followed)
+                    settled = not new and not self._hard_to_coast(followed)
+                    self._motion.detected(frame.image, followed[:, :4], settled)
                 else:  # the tracker is not told; its next update predicts across the gap (variable_dt)
                     self._samples.append((frame.index, frame.t_s))  # interpolation gives its tracks a box here
             return
@@ -133,8 +145,26 @@ class Tracker(Extractor):
             for frame, dets in zip(frames, self._detector.detect([f.image for f in frames]), strict=True):
                 self._track(frame, dets)
 
+    def _hard_to_coast(self, followed: np.ndarray) -> bool:
+        """Whether a track the tracker reports (n x 6: box, raw id, score) may be lost if the next sample
+        skips the detector: one born on this sample (the tracker has no velocity yet), or one held by a
+        faint box that moves (ByteTrack matches on IoU x score, so a box scored 0.35 needs an IoU of about
+        0.57 with the prediction, which one sample of a walker's drift breaks; vtest lost such a person)."""
+        hard = False
+        for x1, y1, x2, y2, raw_id, score in followed[:, :6]:
+            track, box = int(raw_id), np.array([x1, y1, x2, y2])
+            self._updates[track] += 1
+            last = self._last_box.get(track)
+            self._last_box[track] = box
+            if self._updates[track] < _UPDATES_TO_COAST or last is None:
+                hard = True
+            elif score < _FAINT_SCORE:
+                shift = np.abs((box[:2] + box[2:]) - (last[:2] + last[2:])).max() / 2
+                hard |= bool(shift > _FAINT_DRIFT * max(x2 - x1, 1.0))
+        return hard
+
     def _track(self, frame: Frame, dets: Detections) -> np.ndarray:
-        """Update the tracker with `dets` and keep its rows; the boxes of the tracks it reported (n x 4)."""
+        """Update the tracker with `dets` and keep its rows; the tracks it reported (n x 6: box, raw id, score)."""
         self._samples.append((frame.index, frame.t_s))
         # the tracker sees category ids, so that two model classes of one category are one class to it
         category_ids = np.array([self._category_id(int(c)) for c in dets.class_id], dtype=np.float32)
@@ -173,7 +203,7 @@ class Tracker(Extractor):
             )
             keeper = self._crops.setdefault(track_id, CropKeeper())
             keeper.offer(frame, (x1, y1, x2, y2), score, polygon)
-        return out[:, :4].astype(np.float64)
+        return out[:, :6].astype(np.float64)
 
     def _category_id(self, model_class: int) -> int:
         names = sorted(set(self._detector.categories.values()))

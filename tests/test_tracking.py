@@ -7,6 +7,7 @@ a yellow object lying on the grass at the bottom left, which it boxes twice (onc
 class); the bounds below allow for that.
 """
 
+import collections
 import dataclasses
 import json
 import subprocess
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
+from bench.recall import detected, matched, tracking_problems
 from ingest import IngestSettings, Pipeline, SettingsError
 from ingest.actions import ActionRecognizer
 from ingest.appearance import AppearanceDescriber
@@ -33,6 +35,7 @@ from ingest.tracking import Tracker
 from memory import open_memory
 
 CLIP_S = 20.0
+BOX_COLUMNS = ("frame_index", "track_id", "x1", "y1", "x2", "y2", "confidence")
 
 
 def _row(frame: int, t: float, x1: float, conf: float = 0.9) -> dict[str, Any]:
@@ -171,22 +174,32 @@ def vtest20(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
     return {"clip": clip, "result": result, "info": probe(clip), "ctx": _KeepContext.kept[-1], **tables}
 
 
-def _matched(boxes: Any, others: Any) -> float:
-    """Share of `boxes` rows with a box of `others` in the same frame at IoU >= 0.5."""
-    found = 0
-    for _, b in boxes.iterrows():
-        o = others[others["frame_index"] == b["frame_index"]]
-        w = (np.minimum(o["x2"], b["x2"]) - np.maximum(o["x1"], b["x1"])).clip(lower=0)
-        h = (np.minimum(o["y2"], b["y2"]) - np.maximum(o["y1"], b["y1"])).clip(lower=0)
-        union = (b["x2"] - b["x1"]) * (b["y2"] - b["y1"]) + (o["x2"] - o["x1"]) * (o["y2"] - o["y1"]) - w * h
-        found += bool(((w * h) / union >= 0.5).any())
-    return found / len(boxes)
+def _boxes(detections: Any) -> list[tuple[Any, ...]]:
+    return list(detections[list(BOX_COLUMNS)].itertuples(index=False, name=None))
+
+
+def test_tracks_hard_to_coast_make_the_next_sample_detected() -> None:
+    tracker = Tracker(IngestSettings().only("tracking"))
+    tracker._updates, tracker._last_box = collections.Counter(), {}
+
+    def report(*tracks: tuple[int, float, float]) -> bool:  # (raw id, x1, score) of boxes 50 px wide
+        return tracker._hard_to_coast(np.array([[x1, 0.0, x1 + 50, 100.0, i, s] for i, x1, s in tracks]))
+
+    assert report((1, 100.0, 0.9))  # born here: no velocity yet
+    assert not report((1, 120.0, 0.9))  # confident: ByteTrack finds it again after a skip
+    assert report((1, 140.0, 0.9), (2, 300.0, 0.35))  # 2 is born here
+    assert not report((1, 160.0, 0.9), (2, 302.0, 0.35))  # faint but still (a static false positive)
+    assert report((1, 180.0, 0.9), (2, 315.0, 0.35))  # faint and walking: IoU x score would lose it
 
 
 @pytest.mark.slow
 def test_motion_skip_keeps_the_people(vtest20: dict[str, Any], tmp_path: Path) -> None:
     """The default (motion skip on the CPU) against the detector on every sample, same clip: the
-    same people, their boxes where the detector would have put them, fewer detector calls."""
+    same people, their boxes where the detector would have put them, fewer detector calls.
+
+    People, not track counts: a count hides a lost person behind a split track (fp32 on this clip
+    lost a faint walker and still had 20 tracks for 20), and it moves by two or three between CPUs
+    (int8 kernels: 18 tracks on every sample with AVX2, 20 with VNNI, before the 7-bit weights)."""
     settings = IngestSettings().only("tracking")
     every = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, motion_skip=False))
     with open_memory(tmp_path / "every.duckdb") as mem:
@@ -194,12 +207,13 @@ def test_motion_skip_keeps_the_people(vtest20: dict[str, Any], tmp_path: Path) -
         assert result.status == "ok", result.error
         ref_tracks = mem.query_df("SELECT * FROM tracks")
         ref = mem.query_df("SELECT * FROM detections")
-    dets, tracks = vtest20["detections"], vtest20["tracks"]
-    assert abs(len(tracks) - len(ref_tracks)) <= max(1, round(0.1 * len(ref_tracks))), (len(tracks), len(ref_tracks))
-    real, ref_real = dets[dets["confidence"] > 0], ref[ref["confidence"] > 0]
-    assert len(real) <= 0.85 * len(ref_real)  # the detector skipped samples
-    assert _matched(ref_real, dets) >= 0.9  # the boxes it finds on every sample are there
-    assert _matched(real, ref) >= 0.95  # and the boxes it found are ones it finds on every sample
+    boxes, reference = _boxes(vtest20["detections"]), _boxes(ref)
+    assert len(detected(boxes)) < len(detected(reference))  # the detector skipped samples
+    assert len(ref_tracks) > 10  # the people are there to lose
+    # every person followed on every sample for a second or more is followed here for most of it, and
+    # 90% of the detector's boxes on every sample are found
+    assert not tracking_problems(reference, boxes)
+    assert matched(detected(boxes), reference) >= 0.95  # the boxes it found are ones it finds on every sample
 
 
 @pytest.mark.slow
@@ -238,8 +252,10 @@ def test_vtest_people_counts_and_lifetimes_are_plausible(vtest20: dict[str, Any]
             continue
         frame = min(dets["frame_index"].unique(), key=lambda i: abs(i / fps - check["t"]))
         seen = int((dets["frame_index"] == frame).sum())
-        # +2: the yellow object on the grass, boxed twice (see the module docstring)
-        assert check["min"] <= seen <= check["max"] + 2, f"t={check['t']}: {seen} tracked, truth {check}"
+        # +3: the yellow object on the grass, boxed twice (see the module docstring), and a box spanning
+        # two people who walk side by side. Measured at 5 s (6 people) over nine runs here, float32 and
+        # int8 (8- and 7-bit weights), every sample and motion skip: 8 to 10 boxes, a group box in each
+        assert check["min"] <= seen <= check["max"] + 3, f"t={check['t']}: {seen} tracked, truth {check}"
     lifetimes = tracks["last_s"] - tracks["first_s"]
     assert 8 <= len(tracks) <= 30, len(tracks)  # people cross the square in 5-20 s; some are re-acquired
     assert lifetimes.median() >= 2.0 and (lifetimes >= 10).sum() >= 3
