@@ -17,9 +17,11 @@ Overhead = pipeline wall / (decode alone + audio alone + sum of the roles alone)
 Peak RSS is that of the `full` child (ru_maxrss). CPU s/s is the child's user+sys time per
 video-second: it shows the work done even when other processes share the cores.
 
-Recall beside speed: the `full` run's tracks, OCR span texts and transcript text are compared with
-bench/ingest_recall.json (what the pipeline found before the speed work; `--save-recall` rewrites it).
-A speed-up must keep the track count within 10% and the texts unchanged.
+Recall beside speed: the `full` run is compared with a `reference` run of the same video on the same
+machine with every speed feature off (the detector on every sample, in float32; OCR reading every
+sampled frame). A speed-up must keep every person (bench/recall.py: people and boxes, not track counts)
+and the OCR span and transcript texts unchanged. Never a reference stored from another machine: int8
+kernels differ between processors, and the generated clips between ffmpeg and espeak-ng builds.
 """
 
 from __future__ import annotations
@@ -37,8 +39,6 @@ from pathlib import Path
 from typing import Any
 
 VIDEOS = ("vtest", "bikes", "speech_sign", "speech_count")
-RECALL_FILE = Path(__file__).with_name("ingest_recall.json")
-TRACK_TOLERANCE = 0.10
 RESULT = "RESULT "
 GROUPS = (("tracking", "appearance", "actions"), ("asr", "ocr", "text_embeddings"), ("clip",), ("captions",))
 WARMUP_S = 2.0
@@ -59,6 +59,12 @@ def _settings(device: str, tracking: dict[str, Any] | None = None) -> Any:
     if tracking:
         settings = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, **tracking))
     return settings
+
+
+def _reference_settings(device: str) -> Any:
+    """The defaults with every speed feature off: what a speed-up must keep."""
+    settings = _settings(device, {"motion_skip": False, "precision": "fp32"})
+    return dataclasses.replace(settings, ocr=dataclasses.replace(settings.ocr, presence_scale=None))
 
 
 def _run(settings: Any, video: Path, warmup: Path, workdir: Path) -> dict[str, Any]:
@@ -89,32 +95,35 @@ def _run(settings: Any, video: Path, warmup: Path, workdir: Path) -> dict[str, A
 
 
 def _recall(mem: Any) -> dict[str, Any]:
-    """What the run found, in the terms recall is judged by: tracks per category, OCR span texts, transcript."""
+    """What the run found, in the terms recall is judged by: tracks per category and their boxes, OCR span
+    texts, transcript."""
     counts = mem.query("SELECT category, count(*) AS n FROM tracks GROUP BY category ORDER BY category").to_pylist()
+    boxes = mem.query("SELECT frame_index, track_id, x1, y1, x2, y2, confidence FROM detections").to_pylist()
     spans = mem.query("SELECT text FROM ocr_spans ORDER BY start_s, y1, x1").to_pylist()
     segments = mem.query("SELECT text FROM transcript ORDER BY start_s").to_pylist()
     return {
         "tracks": {r["category"]: r["n"] for r in counts},
+        "boxes": [list(r.values()) for r in boxes],
         "ocr_spans": [r["text"] for r in spans],
         "transcript": " ".join(r["text"].strip() for r in segments),
     }
 
 
 def recall_problems(got: dict[str, Any], ref: dict[str, Any]) -> list[str]:
-    """How `got` falls short of the reference: track counts beyond the tolerance, changed texts.
+    """How `got` falls short of the reference: people lost or boxes not found again, changed texts.
 
-    >>> recall_problems({"tracks": {"person": 52}, "ocr_spans": ["EXIT"], "transcript": "hi"},
-    ...                 {"tracks": {"person": 50}, "ocr_spans": ["EXIT"], "transcript": "hi"})
+    >>> walker = [[f, 1, 10.0 * f, 0.0, 10.0 * f + 50, 100.0, 0.9] for f in range(10)]
+    >>> recall_problems({"boxes": walker, "ocr_spans": ["EXIT"], "transcript": "hi"},
+    ...                 {"boxes": walker, "ocr_spans": ["EXIT"], "transcript": "hi"})
     []
-    >>> recall_problems({"tracks": {"person": 40}, "ocr_spans": [], "transcript": "hi"},
-    ...                 {"tracks": {"person": 50}, "ocr_spans": ["EXIT"], "transcript": "hi"})
-    ['person tracks 40, reference 50 (more than 10% off)', "OCR spans ['EXIT'] -> []"]
+    >>> recall_problems({"boxes": [], "ocr_spans": [], "transcript": "hi"},
+    ...                 {"boxes": walker, "ocr_spans": ["EXIT"], "transcript": "hi"})  # doctest: +NORMALIZE_WHITESPACE
+    ['people lost (track: share of boxes found): {1: 0.0}', 'reference boxes found 0% (< 90%)',
+     "OCR spans ['EXIT'] -> []"]
     """
-    problems = []
-    for category in sorted(set(ref["tracks"]) | set(got["tracks"])):
-        n, want = got["tracks"].get(category, 0), ref["tracks"].get(category, 0)
-        if abs(n - want) > TRACK_TOLERANCE * max(want, 1):
-            problems.append(f"{category} tracks {n}, reference {want} (more than {TRACK_TOLERANCE:.0%} off)")
+    from bench.recall import tracking_problems
+
+    problems = tracking_problems(ref["boxes"], got["boxes"])
     if got["ocr_spans"] != ref["ocr_spans"]:
         problems.append(f"OCR spans {ref['ocr_spans']} -> {got['ocr_spans']}")
     if got["transcript"] != ref["transcript"]:
@@ -149,6 +158,8 @@ def _child(mode: str, video: Path, warmup: Path, device: str, tracking: dict[str
         settings = _settings(device, tracking)
         if mode == "full":
             out = _run(settings, video, warmup, workdir)
+        elif mode == "reference":
+            out = _run(_reference_settings(device), video, warmup, workdir)
         elif mode in ("alone", "decode"):
             out = {**_decode_alone(settings, video), "roles_alone": {}, "load_s": 0.0}
             for group in GROUPS if mode == "alone" else ():
@@ -234,9 +245,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracking-variants", action="store_true", help="also compare tracking configurations")
     parser.add_argument("--variant-seconds", type=float, default=20.0)
     parser.add_argument(
-        "--save-recall", action="store_true", help=f"store this run's recall as the reference ({RECALL_FILE.name})"
-    )
-    parser.add_argument(
         "--quick", action="store_true", help="skip the roles measured alone (no stage sum or overhead): ~3x sooner"
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -265,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             ffmpeg_s = _ffmpeg_decode_s(video)
             alone = _spawn("decode" if args.quick else "alone", video, warmup, args.device)
             full = _spawn("full", video, warmup, args.device)
+            reference = _spawn("reference", video, warmup, args.device)
             dur = info.duration_s
             for role in alone["roles_alone"]:
                 if role not in roles_seen:
@@ -288,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
                     "stages_full": {k: v / dur for k, v in full["stages"].items()},
                     "skipped": {r: s for r, s in full["roles"].items() if s != "ran"},
                     "recall": full["recall"],
+                    "reference": reference["recall"],
                 }
             )
             print(f"  {name}: done (load avg {_load_avg()})", flush=True)
@@ -299,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     if not table:
         return 0
     _print_table(table, roles_seen)
-    recall_ok = _print_recall(table, args.save_recall)
+    recall_ok = _print_recall(table)
     total_dur = sum(r["duration_s"] for r in table)
     total_pipe = sum(r["pipeline"] * r["duration_s"] for r in table)
     total_alone = sum(r["sum_alone"] * r["duration_s"] for r in table)
@@ -353,24 +363,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if recall_ok else 1
 
 
-def _print_recall(table: list[dict[str, Any]], save: bool) -> bool:
-    """Recall per video beside the reference; False when a video falls short of it."""
-    reference: dict[str, Any] = json.loads(RECALL_FILE.read_text()) if RECALL_FILE.is_file() else {}
-    if save:
-        reference.update({row["video"]: row["recall"] for row in table})
-        RECALL_FILE.write_text(json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
-        print(f"\nrecall reference written to {RECALL_FILE}")
-    print("\nrecall (tracks per category; OCR spans; transcript words) against the reference")
+def _print_recall(table: list[dict[str, Any]]) -> bool:
+    """Recall per video beside the reference run's; False when a video falls short of it."""
+    from bench.recall import detected, matched
+
+    print("\nrecall against the reference run (detector on every sample in float32, OCR on every sampled frame)")
     ok = True
     for row in table:
-        got, ref = row["recall"], reference.get(row["video"])
+        got, ref = row["recall"], row["reference"]
         tracks = ", ".join(f"{c} {n}" for c, n in got["tracks"].items()) or "none"
-        ref_tracks = (", ".join(f"{c} {n}" for c, n in ref["tracks"].items()) or "none") if ref else "?"
-        line = f"{row['video']:<13}tracks {tracks} (ref {ref_tracks}); OCR spans {len(got['ocr_spans'])}"
-        line += f"; transcript {len(got['transcript'].split())} words: "
-        if ref is None:
-            print(line + "no reference")
-            continue
+        ref_tracks = ", ".join(f"{c} {n}" for c, n in ref["tracks"].items()) or "none"
+        found = matched(detected(ref["boxes"]), got["boxes"])
+        line = f"{row['video']:<13}tracks {tracks} (ref {ref_tracks}); reference boxes found {found:.0%}; "
+        line += f"detector boxes {len(detected(got['boxes']))} (ref {len(detected(ref['boxes']))}); "
+        line += f"OCR spans {len(got['ocr_spans'])}; transcript {len(got['transcript'].split())} words: "
         problems = recall_problems(got, ref)
         ok = ok and not problems
         print(line + ("same as the reference" if not problems else "DIFFERS: " + "; ".join(problems)))

@@ -79,3 +79,13 @@ def test_agents_bench_cuts_the_generated_set_to_a_sample() -> None:
     summary = rows[0].summary()
     assert summary["accuracy"] == 0.5 and 0.25 < summary["ci_low"] < 0.5 < summary["ci_high"] < 0.75
     assert "accuracy [95% CI]" in type_table(rows) and "unanswerable" in type_table(rows)
+
+
+@pytest.mark.parametrize("module", ["bench.recall", "bench.ingest"])
+def test_recall_judging_examples(module: str) -> None:
+    """The recall rules' own examples (a walker kept, a walker lost, texts changed) hold."""
+    import doctest
+    import importlib
+
+    failed, tried = doctest.testmod(importlib.import_module(module))
+    assert tried and not failed
