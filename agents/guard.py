@@ -47,6 +47,7 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
 from memory import Memory, attach_sql, load_extension, metadata
+from queries.pylist import to_pylist
 from queries.sql_names import ParseError, split_statements, statement_names
 
 __all__ = [
@@ -592,7 +593,7 @@ def _capped_rows(
             if total + row.nbytes > max_bytes:
                 return tuple(rows), "bytes", total
             total += row.nbytes
-            rows.append(tuple(row.column(j)[0].as_py() for j in range(row.num_columns)))
+            rows.append(tuple(to_pylist(column)[0] for column in row.columns))  # 'infinity' dates as text
 
 
 def _quote(text: str) -> str:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from queries.errors import ParameterError
+from queries.pylist import rows_to_pylist, to_pylist
 
 Format = Literal["table", "csv", "json", "parquet"]
 FORMATS: tuple[str, ...] = ("table", "csv", "json", "parquet")
@@ -43,7 +44,7 @@ def format_result(rows: pa.Table, fmt: str = "table", *, max_rows: int | None = 
     if fmt == "csv":
         return _csv(rows)
     if fmt == "json":
-        return json.dumps([_jsonable_row(r) for r in rows.to_pylist()], ensure_ascii=False, allow_nan=False) + "\n"
+        return json.dumps([_jsonable_row(r) for r in rows_to_pylist(rows)], ensure_ascii=False, allow_nan=False) + "\n"
     if fmt == "parquet":
         buf = io.BytesIO()
         pq.write_table(rows, buf)
@@ -57,7 +58,7 @@ def _table(rows: pa.Table, max_rows: int | None) -> str:
     shown = rows if max_rows is None else rows.slice(0, max_rows)
     names = rows.column_names
     numeric = [pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t) for t in rows.schema.types]
-    cells = [[_cell(v) for v in col.to_pylist()] for col in shown.columns]
+    cells = [[_cell(v) for v in to_pylist(col)] for col in shown.columns]
     widths = [max([len(n), *(len(c) for c in col)]) for n, col in zip(names, cells, strict=True)]
     lines = [
         "  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip(),
@@ -92,8 +93,9 @@ def _csv(rows: pa.Table) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(rows.column_names)
-    for row in rows.to_pylist():
-        writer.writerow(["" if v is None else _csv_value(v) for v in row.values()])
+    columns = [to_pylist(c) for c in rows.columns]  # by position: DuckDB allows two columns of one name
+    for row in zip(*columns, strict=True):
+        writer.writerow(["" if v is None else _csv_value(v) for v in row])
     return buf.getvalue()
 
 
@@ -118,7 +120,7 @@ def _jsonable(value: Any) -> Any:
         return float(value)
     if isinstance(value, bytes):
         return base64.b64encode(value).decode()
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):  # a tuple: a (key, value) pair of a MAP
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}

@@ -176,6 +176,22 @@ def test_one_row_over_the_byte_cap_says_what_to_do(runner: GuardedSQL) -> None:
     assert runner.run("SELECT 1 AS ok").rows == ((1,),)
 
 
+@pytest.mark.parametrize(
+    ("sql", "row"),
+    [
+        (
+            "SELECT 'infinity'::TIMESTAMP, '-infinity'::TIMESTAMPTZ, 'infinity'::DATE",
+            ("infinity", "-infinity", "infinity"),
+        ),
+        ("SELECT '294247-01-10'::TIMESTAMP, '0001-01-01 (BC)'::DATE", ("294247-01-10T00:00:00", "0000-01-01")),
+        ("SELECT ['infinity'::TIMESTAMP, NULL], {'d': '-infinity'::DATE}", (["infinity", None], {"d": "-infinity"})),
+    ],
+)
+def test_dates_python_cannot_hold_come_back_as_text(runner: GuardedSQL, sql: str, row: tuple[object, ...]) -> None:
+    assert runner.run(sql).rows == (row,)
+    assert runner.run("SELECT DATE '2024-05-01' AS d").rows[0][0].isoformat() == "2024-05-01"  # others stay dates
+
+
 def test_allow_list_is_builtins_that_take_no_sql_settings_or_files() -> None:
     allowed = allowed_functions()
     assert 400 < len(allowed) < len(builtin_functions())

@@ -72,6 +72,37 @@ def test_parquet_format_round_trips() -> None:
     assert pq.read_table(io.BytesIO(data)).equals(ROWS)
 
 
+#: How DuckDB hands Arrow 'infinity' and dates past year 9999 (raw storage values, as DuckDB writes them).
+FAR = pa.table(
+    {
+        "t": pa.array([2**63 - 1, -(2**63 - 1), 9_223_372_022_400_000_000, 0], pa.timestamp("us")),
+        "d": pa.array([2**31 - 1, -(2**31 - 1), 200_000_000, None], pa.date32()),
+        "l": pa.array([[2**63 - 1], [], None, [0]], pa.list_(pa.timestamp("s"))),
+        "m": pa.array([[("a", 2**31 - 1)], [], None, [("b", 0)]], pa.map_(pa.string(), pa.date32())),
+    }
+)
+
+
+def test_dates_python_cannot_hold_are_text_in_every_format() -> None:
+    from queries.pylist import rows_to_pylist
+
+    rows = rows_to_pylist(FAR)
+    assert [r["t"] for r in rows] == ["infinity", "-infinity", "294247-01-10T00:00:00", datetime(1970, 1, 1)]
+    assert [r["d"] for r in rows] == ["infinity", "-infinity", "549551-05-28", None]
+    assert rows[0]["l"] == ["infinity"] and rows[3]["l"] == [datetime(1970, 1, 1)]
+    assert rows[0]["m"] == [("a", "infinity")] and rows[2]["m"] is None
+    table = queries.format_result(FAR, "table")
+    assert isinstance(table, str) and "infinity" in table and "294247-01-10" in table
+    assert json.loads(queries.format_result(FAR, "json"))[0]["t"] == "infinity"
+    assert queries.format_result(FAR, "csv").splitlines()[1:5:3] == [
+        'infinity,infinity,"[""infinity""]","[[""a"", ""infinity""]]"',
+        '1970-01-01T00:00:00,,"[""1970-01-01T00:00:00""]","[[""b"", ""1970-01-01""]]"',
+    ]
+    parquet = queries.format_result(FAR, "parquet")  # Arrow's own values, written as they are
+    assert isinstance(parquet, bytes)
+    assert pq.read_table(io.BytesIO(parquet)).select(["t", "d"]) == FAR.select(["t", "d"])
+
+
 @pytest.mark.parametrize(("fmt", "kwargs"), [("xml", {}), ("table", {"max_rows": -1})])
 def test_bad_format_arguments(fmt: str, kwargs: dict[str, Any]) -> None:
     with pytest.raises(queries.ParameterError):

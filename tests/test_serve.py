@@ -162,6 +162,21 @@ def test_sql_downloads_csv_and_parquet(client: TestClient) -> None:
     assert client.get("/api/sql/download", params={"sql": "DELETE FROM videos"}).status_code == 400
 
 
+def test_sql_shows_dates_python_cannot_hold_as_text(client: TestClient) -> None:
+    sql = (
+        "SELECT * FROM (VALUES ('infinity'::TIMESTAMP, '294247-01-10'::DATE), ('2024-05-01'::TIMESTAMP, NULL)) "
+        "AS v(t, d)"
+    )
+    r = client.post("/api/sql", json={"sql": sql})
+    assert r.status_code == 200, r.text
+    assert r.json()["rows"] == [["infinity", "294247-01-10"], ["2024-05-01T00:00:00", None]]
+    csv = client.get("/api/sql/download", params={"sql": sql, "format": "csv"})
+    assert csv.status_code == 200 and csv.text.splitlines() == ["t,d", "infinity,294247-01-10", "2024-05-01T00:00:00,"]
+    parquet = client.get("/api/sql/download", params={"sql": sql, "format": "parquet"})
+    assert pq.read_table(io.BytesIO(parquet.content)).column("t").to_pylist() == ["infinity", "2024-05-01T00:00:00"]
+    assert client.get("/api/videos").headers["x-total-count"] == "3"
+
+
 def test_pages_render(client: TestClient) -> None:
     for path, marker in (("/videos", "speech_sign.mp4"), ("/sql", "Schema"), ("/ask", "planner"), ("/docs", "swagger")):
         r = client.get(path)

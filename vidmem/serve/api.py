@@ -2,6 +2,7 @@
 
 import logging
 from dataclasses import dataclass
+from datetime import date, time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -192,8 +193,7 @@ def api_sql_download(request: Request, sql: str, format: Literal["csv", "parquet
     """The whole result of a guarded query as a file (up to a million rows)."""
     with state_of(request).source.lease() as memory:
         result = run_guarded(memory, sql, DOWNLOAD_ROWS)
-    table = pa.Table.from_pylist(result.dicts()) if result.rows else pa.table({c: [] for c in result.columns})
-    body = queries.format_result(table, format)
+    body = queries.format_result(result_table(result), format)
     data = body if isinstance(body, bytes) else body.encode()
     media_type = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet", "json": "application/json"}
     return Response(
@@ -211,6 +211,23 @@ def api_schema() -> Response:
 
 def schema_text() -> str:
     return describe_schema() + "\n\n" + queries.describe_library()
+
+
+def result_table(result: Any) -> pa.Table:
+    """A guarded query's rows back in Arrow, for a file. A column whose values mix kinds is written
+    as text: a date Python cannot hold comes back as text ('infinity') beside real dates."""
+    columns = list(zip(*result.rows, strict=True)) or [() for _ in result.columns]
+    arrays = []
+    for values in columns:
+        try:
+            arrays.append(pa.array(values))
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            arrays.append(pa.array([None if v is None else _text(v) for v in values], pa.string()))
+    return pa.Table.from_arrays(arrays, names=list(result.columns))
+
+
+def _text(value: Any) -> str:
+    return value.isoformat() if isinstance(value, date | time) else str(value)
 
 
 # ------------------------------------------------------------------------------ helpers
