@@ -2,8 +2,10 @@
 
 import json
 import os
+import queue
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -122,9 +124,106 @@ def test_bad_arguments_are_tool_errors_not_crashes(memory_copy: Path) -> None:
 
     unknown, bad_k, bad_planner, still = _session(memory_copy, script, "--no-semantic")
     assert "vnosuchvideo" in unknown
-    assert "k must be" in bad_k
+    assert "k" in bad_k and "greater than or equal to 1" in bad_k  # the input schema's bound, checked by the SDK
     assert "planner must be one of" in bad_planner
     assert still == "1"
+
+
+def test_tools_say_they_only_read_and_bound_their_arguments(memory_copy: Path) -> None:
+    from queries.browse import VIDEO_STATUSES
+    from vidmem.mcp_server import MAX_K, MAX_LIST, MAX_SQL_ROWS
+
+    async def script(s: ClientSession) -> list[Any]:
+        return (await s.list_tools()).tools
+
+    tools = {t.name: t for t in _session(memory_copy, script, "--no-semantic")}
+    assert set(tools) == {"list_videos", "sql", "search", "timeline", "ask"}
+    for name, tool in tools.items():
+        hints = tool.annotations
+        assert hints is not None and tool.title and hints.title == tool.title, name
+        assert hints.read_only_hint is True and hints.destructive_hint is False, name
+        llm = name == "ask"  # calls an LLM endpoint: outside the memory, and its answers vary
+        assert hints.open_world_hint is llm and hints.idempotent_hint is not llm, name
+
+    def prop(tool: str, arg: str) -> dict[str, Any]:
+        schema: dict[str, Any] = tools[tool].input_schema["properties"][arg]
+        return schema
+
+    def bounds(tool: str, arg: str) -> tuple[int, int]:
+        return prop(tool, arg)["minimum"], prop(tool, arg)["maximum"]
+
+    assert bounds("list_videos", "limit") == (1, MAX_LIST)
+    assert bounds("sql", "max_rows") == (1, MAX_SQL_ROWS)
+    assert bounds("search", "k") == (1, MAX_K)
+    assert prop("list_videos", "offset")["minimum"] == 0
+    assert prop("list_videos", "status")["anyOf"][0]["enum"] == list(VIDEO_STATUSES)
+
+
+def test_dates_python_cannot_hold_come_back_as_text(memory_copy: Path) -> None:
+    before = memory_copy.read_bytes()
+
+    async def script(s: ClientSession) -> list[Any]:
+        return [
+            _payload(await s.call_tool("sql", {"query": query}))["rows"]
+            for query in (
+                "SELECT 'infinity'::TIMESTAMP AS t, '-infinity'::DATE AS d",
+                "SELECT '294247-01-10'::TIMESTAMP AS t",
+                "SELECT ['infinity'::TIMESTAMP] AS l",
+            )
+        ]
+
+    assert _session(memory_copy, script, "--no-semantic") == [
+        [["infinity", "-infinity"]],
+        [["294247-01-10T00:00:00"]],
+        [[["infinity"]]],
+    ]
+    assert memory_copy.read_bytes() == before
+
+
+def test_a_line_that_is_no_json_rpc_message_gets_an_error_and_serving_goes_on(memory_copy: Path) -> None:
+    import subprocess
+
+    server = _server(memory_copy, "--no-semantic")
+    proc = subprocess.Popen(
+        [server.command, *server.args], env=server.env, cwd=ROOT, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None and stdout is not None
+    # Lines read on a thread, so that a reply that never comes fails the test instead of hanging it.
+    replies: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in stdout:
+            replies.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def ask(line: str) -> dict[str, Any]:
+        stdin.write(line + "\n")
+        stdin.flush()
+        reply: dict[str, Any] = json.loads(replies.get(timeout=60))
+        return reply
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+        assert "result" in ask(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}))
+        stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        broken = ask('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"')
+        assert broken["id"] is None and broken["error"]["code"] == -32700, broken
+        assert "Parse error" in broken["error"]["message"]
+        not_a_message = ask('{"jsonrpc": "2.0", "id": 3}')
+        assert not_a_message["id"] is None and not_a_message["error"]["code"] == -32600, not_a_message
+        listed = ask(json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}))
+        assert listed["id"] == 4 and {t["name"] for t in listed["result"]["tools"]} >= {"sql", "search"}
+    finally:
+        stdin.close()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert proc.returncode == 0
 
 
 def test_missing_memory_fails_at_start_in_one_line(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@
 A face like the command line: it composes the packages and holds no logic of its own. Every tool
 opens the memory read-only for the length of one call (an ingest can keep writing between calls),
 SQL goes through the agents' guard, and text read from videos comes back as JSON values: data for
-the calling agent, never instructions.
+the calling agent, never instructions. Each tool says what it is through MCP's annotations (every one
+reads only; `ask` also calls an LLM endpoint) and bounds its arguments in its input schema. A line on
+stdin that is not a JSON-RPC message gets a JSON-RPC error reply, and serving goes on.
 
     vidmem mcp --memory archive.duckdb        # an MCP client starts this and talks over stdin/stdout
 """
@@ -13,10 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, ToolAnnotations
+from pydantic import Field, ValidationError
 
 from memory import Memory, VidmemError, describe_schema, open_memory
 
@@ -34,6 +42,41 @@ INSTRUCTIONS = (
 MAX_SQL_ROWS = 500
 MAX_LIST = 1000
 MAX_K = 100
+MAX_OFFSET = 10**9
+
+# Bounds in the input schema: a client sees them before it calls, and the SDK refuses a call outside them.
+# Status: queries.browse.VIDEO_STATUSES (tests/test_mcp.py keeps the two the same).
+Status = Literal["ok", "failed"]
+Limit = Annotated[int, Field(ge=1, le=MAX_LIST, description=f"videos per page, 1 to {MAX_LIST}")]
+Offset = Annotated[int, Field(ge=0, le=MAX_OFFSET, description="videos to skip, for the next page")]
+MaxRows = Annotated[int, Field(ge=1, le=MAX_SQL_ROWS, description=f"rows returned at most, 1 to {MAX_SQL_ROWS}")]
+K = Annotated[int, Field(ge=1, le=MAX_K, description=f"hits returned at most, 1 to {MAX_K}")]
+
+
+def _reads(title: str, *, calls_llm: bool = False) -> ToolAnnotations:
+    """What a tool does, for the client: every tool only reads the memory (opened read-only per
+    call); one that calls an LLM endpoint reaches outside it, and its answers vary between calls."""
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=True,
+        destructive_hint=False,
+        idempotent_hint=not calls_llm,
+        open_world_hint=calls_llm,
+    )
+
+
+class _StdioServer(MCPServer):
+    """MCPServer whose stdio transport answers lines that are not JSON-RPC messages.
+
+    The SDK's transport hands such a line on as an exception, and its server logs it at debug
+    level and drops it: a client that sent a broken request waits for a reply that never comes.
+    """
+
+    async def run_stdio_async(self) -> None:
+        lowlevel = self._lowlevel_server
+        async with stdio_server() as (read_stream, write_stream):
+            replying = _ReplyToBadLines(read_stream, write_stream)
+            await lowlevel.run(replying, write_stream, lowlevel.create_initialization_options())
 
 
 def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | None = None) -> MCPServer:
@@ -42,7 +85,7 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
     `search_encoder` returns the text encoder for semantic search (or None: keyword search only);
     it is called once, on the first search, so that starting the server stays fast.
     """
-    server = MCPServer("vidmem", instructions=INSTRUCTIONS, version="0.1.0")
+    server = _StdioServer("vidmem", instructions=INSTRUCTIONS, version="0.1.0")
     encoder_cache: list[Any] = []
 
     def encoder() -> Any | None:
@@ -65,24 +108,28 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
         except VidmemError as exc:
             raise ToolError(str(exc)) from exc
 
-    @server.tool(description="Videos in the memory: id, path, duration, status (ok or failed) and failure reason.")
-    def list_videos(status: str | None = None, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+    @server.tool(
+        title="List videos",
+        description="Videos in the memory: id, path, duration, status (ok or failed) and failure reason.",
+        annotations=_reads("List videos"),
+    )
+    def list_videos(status: Status | None = None, limit: Limit = 100, offset: Offset = 0) -> list[dict[str, Any]]:
         import queries
 
-        limit, offset = _bounded("limit", limit, 1, MAX_LIST), _bounded("offset", offset, 0, 10**9)
         with memory() as mem:
             page, _ = call(lambda: queries.list_videos(mem, status=status, limit=limit, offset=offset))
         return [_json_row(r) for r in page.to_pylist()]
 
     @server.tool(
+        title="Run read-only SQL",
+        annotations=_reads("Run read-only SQL"),
         description="Run one read-only SQL query (SELECT or WITH ... SELECT) over the memory; writes, files, "
         "settings and other databases are refused with the reason. Returns columns, rows (at most max_rows) "
-        "and whether rows were cut. The schema is the resource vidmem://schema."
+        "and whether rows were cut. The schema is the resource vidmem://schema.",
     )
-    def sql(query: str, max_rows: int = 100) -> dict[str, Any]:
+    def sql(query: str, max_rows: MaxRows = 100) -> dict[str, Any]:
         from agents.guard import guarded
 
-        max_rows = _bounded("max_rows", max_rows, 1, MAX_SQL_ROWS)
         with memory() as mem:
             result = call(lambda: guarded(mem).run(query, max_rows=max_rows))
         return {
@@ -93,13 +140,14 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
         }
 
     @server.tool(
+        title="Search speech and on-screen text",
+        annotations=_reads("Search speech and on-screen text"),
         description="Find what was said (transcript), shown (ocr_spans) or captioned (captions) by words and by "
-        "meaning, best first, with the time span of each hit. Optionally within one video."
+        "meaning, best first, with the time span of each hit. Optionally within one video.",
     )
-    def search(query: str, video_id: str | None = None, k: int = 10) -> list[dict[str, Any]]:
+    def search(query: str, video_id: str | None = None, k: K = 10) -> list[dict[str, Any]]:
         import queries
 
-        k = _bounded("k", k, 1, MAX_K)
         enc = encoder()
         with memory() as mem:
             result = call(lambda: queries.hybrid_search(mem, query, encoder=enc, k=k, video_id=video_id))
@@ -117,8 +165,10 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
         ]
 
     @server.tool(
+        title="Timeline of a video",
+        annotations=_reads("Timeline of a video"),
         description="Everything that happens in one video between from_s and to_s seconds, in time order: speech, "
-        "on-screen text, captions, objects appearing and leaving, actions."
+        "on-screen text, captions, objects appearing and leaving, actions.",
     )
     def timeline(video_id: str, from_s: float | None = None, to_s: float | None = None) -> list[dict[str, Any]]:
         import queries
@@ -128,9 +178,11 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
         return [_json_row(r) for r in table.to_pylist()[:MAX_LIST]]
 
     @server.tool(
+        title="Ask a question (LLM)",
+        annotations=_reads("Ask a question (LLM)", calls_llm=True),
         description="Answer a natural-language question about the videos (or one video) with an LLM planner over "
         "the memory; returns the answer, whether it was found, the evidence (SQL, rows, times) and the cost. "
-        "Slow on small servers (tens of seconds to minutes)."
+        "Slow on small servers (tens of seconds to minutes).",
     )
     def ask(
         question: str, video_id: str | None = None, planner: str = "react", choices: list[str] | None = None
@@ -165,10 +217,53 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
     return server
 
 
-def _bounded(name: str, value: int, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise ToolError(f"{name} must be a whole number from {lo} to {hi}, got {value!r}")
-    return value
+class _ReplyToBadLines:
+    """The stdio transport's read stream, less the lines that are not JSON-RPC messages: each gets
+    an error reply with id null (-32700 Parse error for broken JSON, -32600 Invalid Request for
+    JSON that is no message), and the next line is read as usual."""
+
+    def __init__(self, inner: Any, write_stream: Any) -> None:
+        self._inner = inner
+        self._write = write_stream
+        self.last_context: Any = None  # the sender context the SDK reads off a stream, passed on
+
+    async def receive(self) -> SessionMessage:
+        while True:
+            item = await self._inner.receive()
+            self.last_context = getattr(self._inner, "last_context", None)
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_error_reply(item)))
+
+    def __aiter__(self) -> _ReplyToBadLines:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _ReplyToBadLines:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+def _error_reply(exc: Exception) -> JSONRPCError:
+    errors = exc.errors() if isinstance(exc, ValidationError) else []
+    broken = next((e for e in errors if e["type"] == "json_invalid"), None)
+    if broken is not None:
+        error = ErrorData(code=PARSE_ERROR, message=f"Parse error: {broken['msg']}")
+    else:
+        error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: not a JSON-RPC request or response")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
 def _json_value(v: Any) -> Any:
