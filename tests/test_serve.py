@@ -200,8 +200,23 @@ def test_a_token_guards_every_route(serve_memory: Path) -> None:
         assert c.get("/api/videos").status_code == 401
         assert c.get("/api/videos", headers={"Authorization": "Bearer wrong"}).status_code == 401
         assert c.get("/api/videos", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        assert c.get("/api/videos", headers={"Authorization": "bearer  s3cret"}).status_code == 200  # any case
+        assert c.get("/api/videos", headers={"Authorization": "Basic s3cret"}).status_code == 401
         assert c.get("/videos", params={"token": "s3cret"}).status_code == 200
         assert c.get("/api/videos").status_code == 200  # the cookie the first visit set
+
+
+def test_the_start_up_line_never_prints_the_token(
+    serve_memory: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from vidmem.cli import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the line is printed before serving starts
+    assert main(["serve", "--memory", str(serve_memory), "--token", "s3cret-value"]) == 0
+    line = capsys.readouterr().err
+    assert "?token=<your token>" in line and "s3cret-value" not in line  # start-up lines land in logs
 
 
 def test_serve_refuses_a_public_host_without_token(serve_memory: Path) -> None:
@@ -258,7 +273,9 @@ def test_ask_without_a_model_fails_in_words(serve_memory: Path, monkeypatch: pyt
     with TestClient(create_app(str(serve_memory), hold_s=0)) as c:
         r = c.get("/api/ask", params={"q": "What happens?"})
         assert "event: failed" in r.text and "VIDMEM_LLM_MODEL is not set" in r.text
-        assert c.get("/api/ask", params={"q": "x", "planner": "nope"}).status_code == 400
+        bad = c.get("/api/ask", params={"q": "x", "planner": "<script>nope</script>"})
+        assert bad.status_code == 400 and bad.headers["content-type"].startswith("text/plain")
+        assert "nope" not in bad.text and "react" in bad.text  # the value is not reflected; the known ones are
 
 
 def test_serves_a_ducklake_memory(tmp_path: Path, media: dict[str, Path]) -> None:

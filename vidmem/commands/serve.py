@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except MemoryBusy as exc:  # an ingest is writing: serve anyway, pages say so until it is done
         print(f"vidmem serve: {exc}", file=sys.stderr)
     app = create_app(args.memory, token=args.token, hold_s=args.hold_s)
-    where = f"http://{args.host}:{args.port}/" + (f"?token={args.token}" if args.token else "")
+    # never the token itself: this line lands in logs
+    where = f"http://{args.host}:{args.port}/" + ("?token=<your token>" if args.token else "")
     print(f"vidmem serve: {args.memory} at {where} (API: /docs); Ctrl+C stops", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_OK

@@ -113,9 +113,9 @@ def _require_token(app: FastAPI, token: str) -> None:
 
     @app.middleware("http")
     async def check_token(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        header = request.headers.get("authorization", "")
+        scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
         given = (
-            header.removeprefix("Bearer ").strip()
+            (credentials.strip() if scheme.lower() == "bearer" else "")  # RFC 7235: the scheme is case-insensitive
             or request.query_params.get("token")
             or request.cookies.get(TOKEN_COOKIE, "")
         )

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 
 from agents import PLANNER_NAMES, Answer, ChatModel, Completion, Message, ask
 from memory import VidmemError
@@ -105,7 +105,8 @@ def api_ask(
     (text, tokens, seconds) as it happens, then 'answer' (text, evidence with times, usage,
     seconds, tree_url) or 'failed' (message)."""
     if planner not in PLANNER_NAMES:
-        return Response(f"unknown planner {planner!r}; known: {', '.join(PLANNER_NAMES)}", status_code=400)
+        # not echoed: the value is the client's, and a 400 has no business reflecting it
+        return PlainTextResponse(f"unknown planner; known: {', '.join(PLANNER_NAMES)}", status_code=400)
     events: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
 
     def emit(name: str, data: dict[str, Any]) -> None:
