@@ -206,6 +206,8 @@ class SQLGuard:
     def _check_statement_kind(text: str) -> None:
         try:
             statements = split_statements(text)
+        except duckdb.PermissionException as exc:
+            raise GuardError(str(exc)) from None
         except duckdb.Error as exc:
             raise GuardError(f"SQL syntax error: {_first_lines(str(exc))}") from None
         if len(statements) != 1:

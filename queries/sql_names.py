@@ -17,7 +17,12 @@ from typing import Any
 
 import duckdb
 
-__all__ = ["ParseError", "StatementNames", "TableRef", "statement_names"]
+__all__ = ["READS_FILES_TO_PARSE", "ParseError", "StatementNames", "TableRef", "split_statements", "statement_names"]
+
+READS_FILES_TO_PARSE = (
+    "this statement reads files just to be parsed (IMPORT DATABASE runs the files of a folder): "
+    "reading files is not allowed here"
+)
 
 
 class ParseError(ValueError):
@@ -46,9 +51,16 @@ class StatementNames:
 
 @functools.cache
 def _parser() -> tuple[duckdb.DuckDBPyConnection, threading.Lock]:
-    # A private instance that only parses: nothing is attached, nothing runs.
-    con = duckdb.connect(":memory:", config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
-    return con, threading.Lock()
+    # A private instance that only parses: nothing is attached, nothing runs. Parsing is not always
+    # harmless: DuckDB expands IMPORT DATABASE 'DIR' while splitting, by reading DIR/schema.sql and
+    # DIR/load.sql, so the instance has no file access and its configuration is locked.
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+        "enable_external_access": False,
+        "lock_configuration": True,
+    }
+    return duckdb.connect(":memory:", config=config), threading.Lock()
 
 
 def split_statements(sql: str) -> list[Any]:
@@ -56,13 +68,16 @@ def split_statements(sql: str) -> list[Any]:
     parser instance: `duckdb.extract_statements` uses the process's default connection, which any
     other code (a notebook, a library, a test) may have left in an aborted transaction.
 
-    Raises duckdb.Error (its parser's message) when `sql` does not parse.
+    Raises duckdb.Error (its parser's message) when `sql` does not parse, and duckdb.PermissionException
+    when parsing it would read a file (IMPORT DATABASE).
     """
     con, lock = _parser()
     with lock:
         cur = con.cursor()
         try:
             return list(cur.extract_statements(sql))
+        except duckdb.PermissionException:
+            raise duckdb.PermissionException(READS_FILES_TO_PARSE) from None
         finally:
             cur.close()
 
