@@ -293,8 +293,10 @@ def _connect_file(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        return duckdb.connect(str(path), read_only=read_only, config=dict(_CONFIG))
+        con = duckdb.connect(str(path), read_only=read_only, config=dict(_CONFIG))
     except duckdb.IOException as exc:
+        if any(sign in str(exc) for sign in _DAMAGE_SIGNS):
+            raise StoreError(_damaged(path, str(exc).splitlines()[0])) from exc
         if "lock" in str(exc).lower():
             raise StoreError(
                 f"memory {path} is locked by another process (a DuckDB file has one writer and no readers "
@@ -304,6 +306,40 @@ def _connect_file(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise StoreError(f"cannot open memory {path}: {exc}") from exc
     except duckdb.Error as exc:
         raise StoreError(f"cannot open memory {path} (is it a DuckDB file?): {exc}") from exc
+    try:
+        _check_intact(con, path)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+#: DuckDB's words for a file whose blocks are missing or garbled.
+_DAMAGE_SIGNS = ("Could not read enough bytes", "Corrupt database file", "checksum")
+#: A DuckDB file starts with three 4 KiB headers, then its blocks.
+_FILE_HEADERS_BYTES = 3 * 4096
+
+
+def _check_intact(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a file shorter than the blocks its own header counts (a copy cut short, a disk that
+    filled mid-copy): DuckDB opens such a file, then fails on the first read of a missing block, and a
+    write into it leaves even the tables that could still be read unreadable."""
+    if Path(f"{path}.wal").exists():
+        return  # blocks in a write-ahead log are not in the file yet: the count says nothing
+    row = con.execute("SELECT block_size, total_blocks FROM pragma_database_size()").fetchone()
+    if row is None or not row[1]:
+        return
+    needed = _FILE_HEADERS_BYTES + int(row[0]) * int(row[1])
+    size = path.stat().st_size
+    if size < needed:
+        raise StoreError(_damaged(path, f"it holds {size:,} bytes where its own header counts {needed:,}"))
+
+
+def _damaged(path: Path, detail: str) -> str:
+    return (
+        f"memory {path} is damaged ({detail}); it was not opened, and nothing was written to it. Restore it "
+        f"from a backup, or re-ingest the videos into a new memory (vidmem ingest VIDEOS --memory NEW.duckdb)"
+    )
 
 
 def _connect_ducklake(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:

@@ -112,6 +112,44 @@ def test_opening_a_bad_memory_says_why(tmp_path: Path, make: object, message: st
         open_memory(path, read_only=True)
 
 
+def test_a_memory_cut_short_is_refused_in_one_line_and_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy cut at every block boundary (issue 25: a half copy made `info` print a traceback and
+    `ingest` write into it): one line naming the file, exit 1, the bytes untouched. Cut early, DuckDB
+    itself fails to open it; cut late, it opens and fails on the first missing block, which the size
+    check finds first."""
+    from vidmem.cli import main
+
+    whole = tmp_path / "whole.duckdb"
+    with open_memory(whole) as mem:
+        for n in range(3):
+            vid = f"v{n:016d}"
+            segments = [{"segment_id": i, "start_s": float(i), "end_s": i + 0.5, "text": f"word {i} " * 40}
+                        for i in range(6000)]  # fmt: skip
+            record = VideoRecord(vid, f"/videos/{vid}.mp4", "ok", duration_s=10.0)
+            mem.write_video(VideoRows(record, {"transcript": rows_table("transcript", segments, vid)}))
+    data = whole.read_bytes()
+    block = 262_144
+    cuts = list(range(3 * 4096 + block, len(data), block))
+    assert len(cuts) >= 3
+    cut = tmp_path / "cut.duckdb"
+    for size in cuts:
+        cut.write_bytes(data[:size])
+        for read_only in (True, False):
+            with pytest.raises(StoreError, match=r"cut\.duckdb is damaged .*nothing was written"):
+                open_memory(cut, read_only=read_only)
+            assert cut.read_bytes() == data[:size], size
+    capsys.readouterr()
+    for argv in (["info", "-m", str(cut)], ["ingest", str(tmp_path / "missing.mp4"), "--only", "asr", "-m", str(cut)]):
+        assert main(argv) == 1, argv
+        err = capsys.readouterr().err.strip()
+        assert "is damaged" in err.splitlines()[-1] and "Traceback" not in err, err  # ingest's role lines come first
+        assert cut.read_bytes() == data[: cuts[-1]]
+    with open_memory(whole, read_only=True) as mem:  # the whole file opens as before
+        assert mem.query("SELECT count(*) AS n FROM transcript")["n"][0].as_py() == 18_000
+
+
 def test_rows_table_rejects_unknown_columns_and_wrong_types() -> None:
     with pytest.raises(SchemaError, match="unknown columns"):
         rows_table("transcript", [{"segment_id": 0, "start_s": 0.0, "end_s": 1.0, "text": "x", "speaker": "A"}], "v1")
