@@ -3,6 +3,7 @@
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -217,6 +218,25 @@ def test_the_start_up_line_never_prints_the_token(
     assert main(["serve", "--memory", str(serve_memory), "--token", "s3cret-value"]) == 0
     line = capsys.readouterr().err
     assert "?token=<your token>" in line and "s3cret-value" not in line  # start-up lines land in logs
+
+
+def test_a_foreign_host_header_is_refused_on_loopback(serve_memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DNS rebinding (issue 25, probe 4): a page on rebind.attacker.example that re-binds its name to
+    127.0.0.1 sent `Host: rebind.attacker.example` and read SQL rows and videos."""
+    import uvicorn
+
+    from vidmem.cli import main
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **k: served.append(app))
+    assert main(["serve", "--memory", str(serve_memory)]) == 0  # the default: 127.0.0.1, no token
+    with TestClient(served[0], base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/videos").status_code == 200
+        for host in ("localhost:8000", "[::1]:8000"):
+            assert c.get("/api/videos", headers={"Host": host}).status_code == 200
+        for path in ("/api/videos", "/videos", "/api/sql/download?sql=SELECT+1"):
+            refused = c.get(path, headers={"Host": "rebind.attacker.example"})
+            assert refused.status_code == 400 and "speech_sign" not in refused.text, path
 
 
 def test_serve_refuses_a_public_host_without_token(serve_memory: Path) -> None:

@@ -37,6 +37,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+#: The Host header values a server listening on loopback answers (any port).
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -63,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
             pass
     except MemoryBusy as exc:  # an ingest is writing: serve anyway, pages say so until it is done
         print(f"vidmem serve: {exc}", file=sys.stderr)
-    app = create_app(args.memory, token=args.token, hold_s=args.hold_s)
+    # on this machine only, only this machine's names: a page that re-binds a foreign name to 127.0.0.1
+    # must not read the archive; beyond it the token guards every request
+    hosts = LOOPBACK_NAMES if is_loopback(args.host) else None
+    app = create_app(args.memory, token=args.token, hold_s=args.hold_s, allowed_hosts=hosts)
     # never the token itself: this line lands in logs
     where = f"http://{args.host}:{args.port}/" + ("?token=<your token>" if args.token else "")
     print(f"vidmem serve: {args.memory} at {where} (API: /docs); Ctrl+C stops", file=sys.stderr)

@@ -8,7 +8,7 @@ import contextlib
 import hmac
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from agents import AgentError, GuardError, SQLRunError
 from memory import MemoryURI, StoreError, VidmemError
@@ -38,6 +39,7 @@ def create_app(
     hold_s: float = 2.0,
     context_factory: ContextFactory | None = None,
     encoders: dict[str, Any] | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The app over the memory at `uri`, opened read-only per burst of requests (see MemorySource).
 
@@ -45,7 +47,9 @@ def create_app(
     cookie set by a first visit to `/?token=TOKEN`, or `?token=` itself). `context_factory`
     builds the agents' ToolContext for the Ask page (default: the chat model from the environment,
     like `vidmem ask`). `encoders`: query-time encoders by role ('text', 'clip') for semantic
-    search (default: those ingest's settings name, when their weights are here).
+    search (default: those ingest's settings name, when their weights are here). `allowed_hosts`:
+    the Host header values served (None: any); others are a 400, so that a web page on a foreign
+    name that re-binds to this machine's address (DNS rebinding) cannot read the archive.
     """
     from vidmem.serve import api, asking, pages  # routes import this module's helpers
 
@@ -78,6 +82,8 @@ def create_app(
     app.add_exception_handler(VidmemError, _vidmem_error)
     if token:
         _require_token(app, token)
+    if allowed_hosts is not None:  # added last, so it runs first: a foreign Host learns nothing, not even 401
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
 
     _api_docs(app)
 
