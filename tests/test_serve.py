@@ -220,6 +220,19 @@ def test_the_start_up_line_never_prints_the_token(
     assert "?token=<your token>" in line and "s3cret-value" not in line  # start-up lines land in logs
 
 
+def test_a_download_holds_every_row_or_says_why_not(serve_memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25, probe 1: a result over ~1 MB came back as HTTP 200 with 71,428 of 168,100 rows."""
+    from vidmem.serve import api
+
+    sql = "SELECT range AS i, md5(range::VARCHAR) || md5((-range)::VARCHAR) AS pad FROM range(30000)"  # ~2.5 MB
+    with TestClient(create_app(str(serve_memory), hold_s=0)) as c:
+        r = c.get("/api/sql/download", params={"sql": sql, "format": "csv"})
+        assert r.status_code == 200 and len(r.text.splitlines()) == 30_001  # the header and every row
+        monkeypatch.setattr(api, "DOWNLOAD_ROWS", 1000)
+        r = c.get("/api/sql/download", params={"sql": sql, "format": "csv"})
+        assert r.status_code == 413 and "1,000 rows" in r.text and "--output" in r.text
+
+
 def test_a_foreign_host_header_is_refused_on_loopback(serve_memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """DNS rebinding (issue 25, probe 4): a page on rebind.attacker.example that re-binds its name to
     127.0.0.1 sent `Host: rebind.attacker.example` and read SQL rows and videos."""

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import pyarrow as pa
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 import queries
@@ -19,8 +19,9 @@ log = logging.getLogger(__name__)
 
 router = APIRouter()
 
-#: Rows the SQL page shows; a download carries up to DOWNLOAD_ROWS.
-SQL_ROWS, DOWNLOAD_ROWS = 1000, 1_000_000
+#: Rows the SQL page shows; a download carries up to DOWNLOAD_ROWS rows and DOWNLOAD_BYTES bytes, or
+#: fails saying so: never a silently partial file.
+SQL_ROWS, DOWNLOAD_ROWS, DOWNLOAD_BYTES = 1000, 1_000_000, 1 << 30
 SQL_TIMEOUT_S = 30.0
 #: Search result kinds, named like the `timeline` view's kinds.
 KIND_OF_SOURCE = {"transcript": "speech", "ocr_spans": "text", "captions": "caption"}
@@ -168,11 +169,12 @@ class SQLOut(BaseModel):
     seconds: float
 
 
-def run_guarded(memory: Memory, sql: str, max_rows: int) -> Any:
+def run_guarded(memory: Memory, sql: str, max_rows: int, max_bytes: int | None = None) -> Any:
     """`sql` through the agents' guard (one read-only query, no files or settings, a time limit)."""
     from agents import guarded
 
-    return guarded(memory).run(sql, max_rows=max_rows, timeout_s=SQL_TIMEOUT_S)
+    caps = {"max_bytes": max_bytes} if max_bytes else {}
+    return guarded(memory).run(sql, max_rows=max_rows, timeout_s=SQL_TIMEOUT_S, **caps)
 
 
 @router.post("/api/sql", response_model=SQLOut, tags=["sql"])
@@ -192,7 +194,14 @@ def api_sql(request: Request, body: SQLIn) -> dict[str, Any]:
 def api_sql_download(request: Request, sql: str, format: Literal["csv", "parquet", "json"] = "csv") -> Response:
     """The whole result of a guarded query as a file (up to a million rows)."""
     with state_of(request).source.lease() as memory:
-        result = run_guarded(memory, sql, DOWNLOAD_ROWS)
+        result = run_guarded(memory, sql, DOWNLOAD_ROWS, DOWNLOAD_BYTES)
+    if result.truncated:  # the guard's byte cap (1 MB for the page) once cut a 168,100-row export to 71,428
+        cap = f"{DOWNLOAD_ROWS:,} rows" if result.truncated_by == "rows" else f"{DOWNLOAD_BYTES >> 20:,} MB"
+        return PlainTextResponse(
+            f"the result is larger than a download carries ({cap}): narrow the query, or write it with "
+            "vidmem sql --format csv --output FILE",
+            status_code=413,
+        )
     body = queries.format_result(result_table(result), format)
     data = body if isinstance(body, bytes) else body.encode()
     media_type = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet", "json": "application/json"}
