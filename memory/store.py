@@ -321,18 +321,30 @@ _FILE_HEADERS_BYTES = 3 * 4096
 
 
 def _check_intact(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """Refuse a file shorter than the blocks its own header counts (a copy cut short, a disk that
-    filled mid-copy): DuckDB opens such a file, then fails on the first read of a missing block, and a
-    write into it leaves even the tables that could still be read unreadable."""
+    """Refuse a file shorter than the last block its tables' data lies in (a copy cut short, a disk
+    that filled mid-copy): DuckDB opens such a file, then fails on the first read of a missing block,
+    and a write into it leaves even the tables that could still be read unreadable. (Not the header's
+    block count: trailing free blocks may be cut off a healthy file.) Reads metadata only."""
     if Path(f"{path}.wal").exists():
-        return  # blocks in a write-ahead log are not in the file yet: the count says nothing
-    row = con.execute("SELECT block_size, total_blocks FROM pragma_database_size()").fetchone()
-    if row is None or not row[1]:
+        return  # blocks in a write-ahead log are not in the file yet
+    block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()
+    tables = con.execute(
+        "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND NOT temporary"
+    ).fetchall()
+    last = -1
+    for schema, name in tables:  # full-text indexes keep theirs in schemas of their own
+        qualified = ".".join('"' + part.replace('"', '""') + '"' for part in (schema, name)).replace("'", "''")
+        sql = f"SELECT max(block_id) FROM pragma_storage_info('{qualified}') WHERE block_id >= 0"
+        row = con.execute(sql).fetchone()
+        if row and row[0] is not None:
+            last = max(last, int(row[0]))
+    if block_size is None or last < 0:
         return
-    needed = _FILE_HEADERS_BYTES + int(row[0]) * int(row[1])
+    needed = _FILE_HEADERS_BYTES + int(block_size[0]) * (last + 1)
     size = path.stat().st_size
     if size < needed:
-        raise StoreError(_damaged(path, f"it holds {size:,} bytes where its own header counts {needed:,}"))
+        raise StoreError(_damaged(path, f"it holds {size:,} bytes where its tables' data needs {needed:,}"))
 
 
 def _damaged(path: Path, detail: str) -> str:
