@@ -327,6 +327,19 @@ def _check_intact(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     block count: trailing free blocks may be cut off a healthy file.) Reads metadata only."""
     if Path(f"{path}.wal").exists():
         return  # blocks in a write-ahead log are not in the file yet
+    try:
+        needed = _data_bytes(con)
+    except duckdb.IOException as exc:  # a metadata block itself is missing
+        raise StoreError(_damaged(path, str(exc).splitlines()[0])) from exc
+    except duckdb.Error:  # a catalog this check does not know: DuckDB's own errors come on reading
+        return
+    size = path.stat().st_size
+    if needed is not None and size < needed:
+        raise StoreError(_damaged(path, f"it holds {size:,} bytes where its tables' data needs {needed:,}"))
+
+
+def _data_bytes(con: duckdb.DuckDBPyConnection) -> int | None:
+    """Bytes up to the end of the last block any table's data lies in (None: no data blocks)."""
     block_size = con.execute("SELECT block_size FROM pragma_database_size()").fetchone()
     tables = con.execute(
         "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() "
@@ -340,11 +353,8 @@ def _check_intact(con: duckdb.DuckDBPyConnection, path: Path) -> None:
         if row and row[0] is not None:
             last = max(last, int(row[0]))
     if block_size is None or last < 0:
-        return
-    needed = _FILE_HEADERS_BYTES + int(block_size[0]) * (last + 1)
-    size = path.stat().st_size
-    if size < needed:
-        raise StoreError(_damaged(path, f"it holds {size:,} bytes where its tables' data needs {needed:,}"))
+        return None
+    return _FILE_HEADERS_BYTES + int(block_size[0]) * (last + 1)
 
 
 def _damaged(path: Path, detail: str) -> str:
