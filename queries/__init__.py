@@ -12,7 +12,7 @@ How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md
 """
 
 from queries.brief import Brief, BriefItem, evidence_brief
-from queries.browse import MAX_WINDOW_S, detections_between, list_videos, video_record, video_tracks
+from queries.browse import MAX_WINDOW_S, detections_between, list_videos, track_best_box, video_record, video_tracks
 from queries.choice_scores import ChoiceScore, score_choices
 from queries.connect import sqlalchemy_engine, sqlalchemy_url
 from queries.counts import (
@@ -25,6 +25,7 @@ from queries.counts import (
 )
 from queries.errors import ParameterError, QueryError, SearchUnavailable, UnknownTrackError, UnknownVideoError
 from queries.library import (
+    EXAMPLE_QUERIES,
     Installation,
     LibraryObject,
     cursor,
@@ -50,11 +51,31 @@ from queries.search import (
     search_frames,
     search_texts,
     search_transcript,
+    search_words,
+    word_search,
 )
 from queries.text_index import build_text_index
 from queries.time_phrases import TimeWindow, time_windows
-from queries.timeline import speech_near, text_near, video_overview, video_timeline
+from queries.timeline import (
+    SegmentContents,
+    segment_contents,
+    speech_near,
+    text_near,
+    transcript_between,
+    video_overview,
+    video_timeline,
+)
 from queries.vector_index import build_frame_index
+from queries.videos import (
+    AmbiguousVideoError,
+    MemoryStatus,
+    VideoFile,
+    memory_status,
+    resolve_video,
+    role_states,
+    video_by_path,
+    video_files,
+)
 from queries.visibility import (
     TrackPosition,
     seen_at,
@@ -66,8 +87,10 @@ from queries.visibility import (
 )
 
 __all__ = [
+    "EXAMPLE_QUERIES",
     "FORMATS",
     "MAX_WINDOW_S",
+    "AmbiguousVideoError",
     "Brief",
     "BriefItem",
     "ChoiceScore",
@@ -77,16 +100,19 @@ __all__ = [
     "HybridResult",
     "Installation",
     "LibraryObject",
+    "MemoryStatus",
     "ParameterError",
     "QueryError",
     "ReadOnlyError",
     "ReadOnlySession",
     "SearchUnavailable",
+    "SegmentContents",
     "TextHit",
     "TimeWindow",
     "TrackPosition",
     "UnknownTrackError",
     "UnknownVideoError",
+    "VideoFile",
     "build_frame_index",
     "build_text_index",
     "category_counts",
@@ -107,26 +133,36 @@ __all__ = [
     "library_script",
     "library_version",
     "list_videos",
+    "memory_status",
+    "resolve_video",
+    "role_states",
     "run_sql",
     "score_choices",
     "search_frames",
     "search_texts",
     "search_transcript",
+    "search_words",
     "seen_at",
+    "segment_contents",
     "speech_near",
     "sqlalchemy_engine",
     "sqlalchemy_url",
     "text_near",
     "time_windows",
+    "track_best_box",
     "track_cooccurrence",
     "track_path",
     "track_position",
     "tracks_at",
     "tracks_with",
+    "transcript_between",
+    "video_by_path",
+    "video_files",
     "video_overview",
     "video_record",
     "video_timeline",
     "video_tracks",
     "when_track_visible",
     "when_visible",
+    "word_search",
 ]

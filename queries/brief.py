@@ -32,7 +32,7 @@ from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import content_words, object_categories, stems
 from queries.run import run_sql
-from queries.search import Encoder, TextHit, fuse_ranks, keyword_search, search_texts
+from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.time_phrases import TimeWindow, time_windows
 
 __all__ = [
@@ -44,8 +44,6 @@ __all__ = [
     "object_categories",
 ]
 
-#: How each text table is named in the brief.
-SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}
 #: Characters per token for budgeting a rendering (English with numbers: a little under 4).
 CHARS_PER_TOKEN = 3.6
 #: The least relevance (`_relevance`) for the top hit to be marked as the best match: a third of the

@@ -2,6 +2,8 @@
 and the boxes of a time window. The web app (`vidmem serve`) shows what these return.
 """
 
+from typing import Any
+
 import pyarrow as pa
 
 from memory import Memory
@@ -83,3 +85,16 @@ def detections_between(memory: Memory, video_id: str, from_s: float, to_s: float
         "WHERE video_id = ? AND t_s BETWEEN ? AND ? ORDER BY t_s, track_id",
         [vid, lo, hi],
     )
+
+
+def track_best_box(memory: Memory, video_id: str, track_id: int) -> dict[str, Any] | None:
+    """The box a track is best seen in (t_s, x1, y1, x2, y2, category): at its `best_t_s` when
+    ingest chose one, else its most confident box; None when the track has no boxes."""
+    rows = run_sql(
+        memory,
+        "SELECT d.t_s, d.x1, d.y1, d.x2, d.y2, t.category "
+        "FROM tracks AS t JOIN detections AS d USING (video_id, track_id) WHERE t.video_id = ? AND t.track_id = ? "
+        "ORDER BY abs(d.t_s - coalesce(t.best_t_s, d.t_s)), d.confidence DESC LIMIT 1",
+        [video_id, track_id],
+    ).to_pylist()
+    return dict(rows[0]) if rows else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from memory import Memory
 from queries.errors import QueryError
-from queries.search import Encoder, TextHit, keyword_search, search_texts
+from queries.search import SOURCE_LABELS, Encoder, TextHit, keyword_search, search_texts
 from queries.time_phrases import number_words_to_digits, time_windows
 
 __all__ = ["ChoiceScore", "EvidenceSpan", "choice_kind", "score_choices"]
@@ -264,7 +264,7 @@ def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None
             pass  # no embeddings of this model: the words alone decide
     if where is None:
         return ChoiceScore(i, choice, 0.0, "not found in speech or on-screen text")
-    label = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}[where.source]
+    label = SOURCE_LABELS[where.source]
     best, why = focus.weigh(best, where)
     label = why + label
     text = " ".join(where.text.split())

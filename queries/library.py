@@ -64,6 +64,13 @@ ORDER: tuple[str, ...] = (
 #: The view listing the library itself; its `version` column tells an installer whether a memory
 #: already holds this version.
 CATALOG_VIEW = "vidmem_library"
+#: Queries to show people first (the SQL page's starting query, the shell's help): written here,
+#: beside the tables they read, so that no SQL over the memory is written above this package.
+EXAMPLE_QUERIES = {
+    "timeline": "SELECT kind, round(start_s, 1) AS start_s, text FROM timeline ORDER BY start_s LIMIT 20",
+    "transcript": "SELECT start_s, text FROM transcript ORDER BY start_s",
+    "tracks": "SELECT * FROM tracks",
+}
 #: Where the library goes when the memory cannot be written: an in-memory database attached to the
 #: memory's DuckDB instance.
 ATTACHED_CATALOG = "vidmem_library"

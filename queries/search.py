@@ -14,6 +14,7 @@ package never loads a model itself. Its `model` must be the name stored in the r
 """
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -25,28 +26,24 @@ from memory import Memory
 from queries import _checks
 from queries._state import memory_fingerprint
 from queries.errors import ParameterError, QueryError, SearchUnavailable
+from queries.question_words import STOPWORDS
 from queries.run import run_sql
 from queries.text_index import keyword_rows
 from queries.vector_index import Source, cached_matrix, hnsw_top_k, normalize, stored_models, top_k, vector_matrix
 
 log = logging.getLogger(__name__)
 
-TEXT_SOURCES = ("transcript", "ocr_spans", "captions")
+#: Tables with text a question may be about, and how answers and pages name each.
+SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}
+TEXT_SOURCES = tuple(SOURCE_LABELS)
 
-#: Times and texts of a few (video_id, source, item_id) keys, reading only their rows.
+#: Times and texts of a few (video_id, source, item_id) keys, from the one view of all text.
 _TEXT_LOOKUP = """
 WITH hits AS (
     SELECT unnest(?::VARCHAR[]) AS video_id, unnest(?::VARCHAR[]) AS source, unnest(?::INTEGER[]) AS item_id
 )
-SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript
-WHERE (video_id, segment_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'transcript')
-UNION ALL
-SELECT video_id, 'ocr_spans', span_id, start_s, end_s, text FROM ocr_spans
-WHERE (video_id, span_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'ocr_spans')
-UNION ALL
-SELECT video_id, 'captions', caption_id, start_s, end_s, text FROM captions
-WHERE (video_id, caption_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'captions')
-QUALIFY row_number() OVER (PARTITION BY video_id, caption_id ORDER BY level = 'clip' DESC) = 1
+SELECT i.video_id, i.source, i.item_id, i.start_s, i.end_s, i.text FROM text_items AS i
+SEMI JOIN hits AS h ON i.video_id = h.video_id AND i.source = h.source AND i.item_id = h.item_id
 """
 Method = Literal["auto", "sql", "matrix", "hnsw"]
 
@@ -70,8 +67,8 @@ class TextHit:
     """A transcript segment, on-screen text span or caption that matched, with its score."""
 
     video_id: str
-    source: str  # 'transcript' | 'ocr_spans' | 'captions'
-    item_id: int  # segment_id / span_id / caption_id
+    source: str  # 'transcript' | 'ocr_spans' | 'captions'; `word_search` also 'actions' | 'tracks'
+    item_id: int  # segment_id / span_id / caption_id (a track's id for 'tracks', 0 for 'actions')
     start_s: float
     end_s: float
     text: str
@@ -226,6 +223,57 @@ def keyword_search(
     rows, method = keyword_rows(memory, query, k=k, video_id=vid, sources=_sources(sources), match=match)
     log.debug("keyword search %r by %s: %d rows", query, method, rows.num_rows)
     return [_text_hit(r) for r in rows.to_pylist()]
+
+
+def search_words(text: str) -> list[str]:
+    """The words of `text` worth matching: no stop words, at least 3 letters, at most 8.
+
+    >>> search_words("When does the red train leave the station?")
+    ['red', 'train', 'leave', 'station']
+    """
+    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 3 and w not in STOPWORDS]
+    return list(dict.fromkeys(words))[:8]
+
+
+def word_search(
+    memory: Memory,
+    query: str,
+    *,
+    k: int = 5,
+    video_id: str | None = None,
+    sources: Sequence[str] = TEXT_SOURCES,
+    with_objects: bool = False,
+) -> list[TextHit]:
+    """Texts holding the most of the words of `query` (`search_words`; case-insensitive substrings),
+    then by time; the score is the share of the words found. Loose by design, for the descriptions
+    models write. With `with_objects`, action labels ('actions') and tracked objects ('tracks': the
+    category, id and appearance) count too. No index needed, so it works on any memory."""
+    words = search_words(query)
+    if not words:
+        return []
+    k = _checks.count("k", k)
+    srcs = _sources(sources) or list(TEXT_SOURCES)
+    parts = [f"SELECT video_id, source, item_id, start_s, end_s, text FROM text_items "
+             f"WHERE source IN ({', '.join('?' for _ in srcs)})"]
+    if with_objects:
+        parts.append("SELECT video_id, 'actions', 0, start_s, end_s, label FROM actions")
+        parts.append(
+            "SELECT video_id, 'tracks', track_id, first_s, last_s, "
+            "category || ' #' || track_id || coalesce(': ' || appearance, '') FROM tracks"
+        )
+    score = " + ".join("CASE WHEN contains(lower(text), ?) THEN 1 ELSE 0 END" for _ in words)
+    rows = run_sql(
+        memory,
+        f"""
+        SELECT video_id, source, item_id, start_s, end_s, text, ({score}) AS score
+        FROM ({" UNION ALL ".join(parts)}) AS items(video_id, source, item_id, start_s, end_s, text)
+        WHERE ?::VARCHAR IS NULL OR video_id = ?
+        ORDER BY score DESC, start_s
+        LIMIT ?
+        """,
+        [*words, *srcs, video_id, video_id, k],
+    ).to_pylist()
+    return [_text_hit({**r, "score": r["score"] / len(words)}) for r in rows if r["score"] > 0]
 
 
 # ------------------------------------------------------------------------------ helpers

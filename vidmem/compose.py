@@ -4,15 +4,15 @@ gets a read-only memory, the chat models from the environment, and ingest's quer
 
 import logging
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
+import queries
 from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
 from agents.planner import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
 from ingest.encoders import ClipTextEncoder, TextEncoder
-from memory import Memory, StoreError
+from memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -38,18 +38,7 @@ def tool_context(memory: Memory, settings: IngestSettings, video_id: str | None 
 
 def resolve_video(memory: Memory, ref: str | None) -> str | None:
     """A video id from an id, a path (as ingested), or a file name; None for the whole memory."""
-    if not ref:
-        return None
-    rows = memory.query(
-        "SELECT video_id FROM videos WHERE status = 'ok' AND (video_id = ? OR path = ? OR path LIKE ?)",
-        [ref, str(Path(ref).expanduser().resolve()), f"%/{Path(ref).name}"],
-    ).to_pylist()
-    ids = sorted({r["video_id"] for r in rows})
-    if len(ids) == 1:
-        return str(ids[0])
-    if not ids:
-        raise StoreError(f"no ingested video matches {ref!r}: ingest it first (vidmem ingest {ref})")
-    raise StoreError(f"{ref!r} matches several videos {ids}: give the video_id")
+    return queries.resolve_video(memory, ref) if ref else None
 
 
 def agent_settings(

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import queries
 from agents.answer import ask
 from agents.errors import AgentError, LLMError
 from agents.evaluation.questions import Question
@@ -20,10 +21,7 @@ log = logging.getLogger(__name__)
 
 def video_id_of(ctx: ToolContext, path: Path) -> str | None:
     """The id of an ingested video by its path (as `vidmem ingest` stored it)."""
-    rows = ctx.memory.query(
-        "SELECT video_id FROM videos WHERE path = ? AND status = 'ok'", [str(Path(path).resolve())]
-    ).to_pylist()
-    return str(rows[0]["video_id"]) if rows else None
+    return queries.video_by_path(ctx.memory, path)
 
 
 def evaluate(

@@ -20,7 +20,7 @@ from agents.errors import AgentError
 from agents.steps import Evidence, Observation
 from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import quote_data
-from agents.tools.search import keywords
+from queries.search import search_words
 
 __all__ = ["DocumentIndex", "KnowledgeBase", "Passage", "SearchDocuments"]
 
@@ -99,7 +99,7 @@ class DocumentIndex:
             q = np.asarray(self.encoder.encode([query]), dtype=np.float32)[0]
             scores = self._vectors @ q
         else:
-            words = keywords(query)
+            words = search_words(query)
             scores = np.array([sum(w in text.lower() for w in words) / max(len(words), 1) for _, text in self.passages])
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:k] if scores[i] > 0]
         return [Passage(self.passages[i][0], self.passages[i][1], float(scores[i])) for i in order]

@@ -1,80 +1,28 @@
-"""Finding text and frames in the memory: semantic search with injected encoders, keyword fallback.
+"""Finding text and frames for the video tools: semantic search with injected encoders, word search
+as the fallback, each returning `queries`' hit types.
 
-The video tools share these lookups. Encoders come from `ctx.encoders` ('text' for sentence
-embeddings, 'clip' for CLIP's text tower): objects with `encode(texts) -> array (n, d)` (unit rows)
-and a `model` name matching the memory's `model` column, so that only vectors of the same model are
-compared. When an encoder or its vectors are missing, callers get the reason to show the model.
-
-Semantic search is `queries.search_texts` / `queries.search_frames`. Keyword search is our own:
-it ranks by how many of the query's words occur (any of them), which suits the loose descriptions
-models write, and can include actions and tracked objects. These are vidmem's own queries (bound
-parameters, fixed shape), so they read through `ctx.memory` rather than through the guard, which is
-for SQL a model wrote.
+Encoders come from `ctx.encoders` ('text' for sentence embeddings, 'clip' for CLIP's text tower):
+objects with `encode(texts) -> array (n, d)` (unit rows) and a `model` name matching the memory's
+`model` column, so that only vectors of the same model are compared. When an encoder or its vectors
+are missing, callers get the reason to show the model. The reads are queries/'s (`search_texts`,
+`search_frames`, `word_search`); this module only picks encoders, thresholds and merges.
 """
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import queries
 from agents.tools.base import ToolContext
 from queries.errors import QueryError
+from queries.search import SOURCE_LABELS, TEXT_SOURCES, FrameHit, TextHit
 
-__all__ = ["SOURCE_LABELS", "TEXT_SOURCES", "FrameHit", "TextHit", "frame_search", "keyword_search", "text_search"]
-
-#: Tables with text a question may be about, and how an observation names each.
-SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}
-TEXT_SOURCES = tuple(SOURCE_LABELS)
-
-_ITEMS = """
-    SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript
-    UNION ALL SELECT video_id, 'ocr_spans', span_id, start_s, end_s, text FROM ocr_spans
-    UNION ALL SELECT video_id, 'captions', caption_id, start_s, end_s, text FROM captions
-"""
-
-_STOPWORDS = frozenset(
-    re.findall(
-        r"\w+",
-        "a an the and or of to in on at is are was were be been it its this that what when where who why how "
-        "does do did with for from by about there their they them he she his her you your i me my we our",
-    )
-)
+__all__ = ["SOURCE_LABELS", "TEXT_SOURCES", "frame_search", "hit_row", "keyword_search", "merge_hits", "text_search"]
 
 
-@dataclass(frozen=True)
-class TextHit:
-    video_id: str
-    source: str  # a key of SOURCE_LABELS, or 'actions' / 'tracks'
-    start_s: float
-    end_s: float
-    text: str
-    score: float
-
-    def as_row(self) -> dict[str, Any]:
-        return {
-            "video_id": self.video_id,
-            "source": self.source,
-            "start_s": self.start_s,
-            "end_s": self.end_s,
-            "text": self.text,
-            "score": round(self.score, 3),
-        }
-
-
-@dataclass(frozen=True)
-class FrameHit:
-    video_id: str
-    frame_index: int
-    t_s: float
-    score: float
-
-
-def scope(ctx: ToolContext, alias: str = "") -> tuple[str, list[Any]]:
-    """A WHERE condition limiting rows to the question's video (if any), and its parameters."""
-    if ctx.video_id is None:
-        return "TRUE", []
-    return f"{alias + '.' if alias else ''}video_id = ?", [ctx.video_id]
+def hit_row(hit: TextHit) -> dict[str, Any]:
+    """A hit as an evidence row (the score rounded for reading)."""
+    return {"video_id": hit.video_id, "source": hit.source, "start_s": hit.start_s, "end_s": hit.end_s,
+            "text": hit.text, "score": round(hit.score, 3)}
 
 
 def text_search(
@@ -90,46 +38,17 @@ def text_search(
         found = queries.search_texts(ctx.memory, encoder, query, k=k, video_id=ctx.video_id, sources=list(sources))
     except QueryError as exc:  # SearchUnavailable (no vectors of this model), unknown video
         return [], str(exc)
-    hits = [TextHit(h.video_id, h.source, h.start_s, h.end_s, h.text, h.score) for h in found]
-    return [h for h in hits if h.score >= min_score], None
-
-
-def keywords(text: str) -> list[str]:
-    """The words of `text` worth matching (no stopwords, at least 3 letters, at most 8)."""
-    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 3 and w not in _STOPWORDS]
-    return list(dict.fromkeys(words))[:8]
+    return [h for h in found if h.score >= min_score], None
 
 
 def keyword_search(
     ctx: ToolContext, query: str, *, sources: Sequence[str] = TEXT_SOURCES, k: int = 5, with_objects: bool = False
 ) -> list[TextHit]:
-    """Texts sharing the most words with `query` (case-insensitive substrings), then by time.
+    """Texts sharing the most words with `query` in the question's video (`queries.word_search`).
     With `with_objects`, action labels and tracked objects (category, appearance) count too."""
-    words = keywords(query)
-    if not words:
-        return []
-    where, params = scope(ctx)
-    parts = [f"SELECT * FROM ({_ITEMS}) WHERE source IN ({', '.join('?' for _ in sources)})"]
-    part_params: list[Any] = list(sources)
-    if with_objects:
-        parts.append("SELECT video_id, 'actions', 0, start_s, end_s, label FROM actions")
-        parts.append(
-            "SELECT video_id, 'tracks', track_id, first_s, last_s, "
-            "category || ' #' || track_id || coalesce(': ' || appearance, '') FROM tracks"
-        )
-    score = " + ".join("CASE WHEN contains(lower(text), ?) THEN 1 ELSE 0 END" for _ in words)
-    rows = ctx.memory.query(
-        f"""
-        SELECT video_id, source, start_s, end_s, text, ({score}) AS score
-        FROM ({" UNION ALL ".join(parts)}) AS items(video_id, source, item_id, start_s, end_s, text)
-        WHERE {where}
-        ORDER BY score DESC, start_s
-        LIMIT ?
-        """,
-        [*words, *part_params, *params, k * 4],
-    ).to_pylist()
-    hits = [TextHit(**{**r, "score": r["score"] / len(words)}) for r in rows if r["score"] > 0]
-    return hits[:k]
+    return queries.word_search(
+        ctx.memory, query, k=k, video_id=ctx.video_id, sources=sources, with_objects=with_objects
+    )
 
 
 def frame_search(ctx: ToolContext, description: str, *, k: int = 5) -> tuple[list[FrameHit], str | None]:
@@ -142,7 +61,7 @@ def frame_search(ctx: ToolContext, description: str, *, k: int = 5) -> tuple[lis
         found = queries.search_frames(ctx.memory, encoder, description, k=k, video_id=ctx.video_id)
     except QueryError as exc:
         return [], str(exc)
-    return [FrameHit(h.video_id, h.frame_index, h.t_s, h.score) for h in found], None
+    return found, None
 
 
 def merge_hits(*groups: Sequence[TextHit], k: int) -> list[TextHit]:

@@ -5,23 +5,16 @@ Each tool is a small `Tool` with `name`, `description`, typed `inputs` and `forw
 Everything that came from a video is quoted with `format.quote_data`; see there why.
 """
 
-import json
 from typing import Any, ClassVar
 
+import queries
 from agents.llm import Message
 from agents.prompts import render
 from agents.steps import Evidence, Observation
 from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, evidence_from_rows, fmt_s, parse_span, quote_data
-from agents.tools.search import (
-    SOURCE_LABELS,
-    TextHit,
-    frame_search,
-    keyword_search,
-    merge_hits,
-    scope,
-    text_search,
-)
+from agents.tools.search import SOURCE_LABELS, frame_search, hit_row, keyword_search, merge_hits, text_search
+from queries.search import TextHit
 
 __all__ = [
     "FindWhen",
@@ -55,21 +48,14 @@ def _cap(text: str, limit: int = _MAX_CHARS) -> str:
 
 
 def _hits_evidence(tool: str, hits: list[TextHit], ctx: ToolContext, note: str = "") -> Evidence:
-    rows = [h.as_row() for h in hits]
+    rows = [hit_row(h) for h in hits]
     columns = list(rows[0]) if rows else []
     return evidence_from_rows(tool, columns, [tuple(r.values()) for r in rows], video_id=ctx.video_id, note=note)
 
 
 def _roles(ctx: ToolContext) -> dict[str, str]:
     """The video's ingest roles ('asr' -> 'ran' / 'skipped: why'), to explain an empty result."""
-    if ctx.video_id is None:
-        return {}
-    rows = ctx.memory.query("SELECT roles FROM videos WHERE video_id = ?", [ctx.video_id]).to_pylist()
-    try:
-        roles = json.loads(rows[0]["roles"]) if rows and rows[0]["roles"] else {}
-    except ValueError:
-        return {}
-    return {str(k): str(v) for k, v in roles.items()} if isinstance(roles, dict) else {}
+    return {} if ctx.video_id is None else queries.role_states(ctx.memory, ctx.video_id)
 
 
 def _why_empty(ctx: ToolContext, role: str, what: str) -> str:
@@ -84,16 +70,7 @@ class GetTranscript(Tool):
 
     def forward(self, ctx: ToolContext, time_range: str = "") -> Observation:
         span = parse_span(time_range)
-        where, params = scope(ctx)
-        cond = ""
-        if span:
-            cond = " AND end_s >= ? AND start_s <= ?"
-            params = [*params, span[0], span[1]]
-        rows = ctx.memory.query(
-            f"SELECT video_id, start_s, end_s, text FROM transcript WHERE {where}{cond} "
-            "ORDER BY video_id, start_s LIMIT 200",
-            params,
-        ).to_pylist()
+        rows = queries.transcript_between(ctx.memory, ctx.video_id, *(span or (None, None)))
         during = f" between {fmt_s(span[0])} and {fmt_s(span[1])}" if span else ""
         if not rows:
             return Observation(_why_empty(ctx, "asr", f"speech{during}"))
@@ -195,29 +172,8 @@ class GetSegment(Tool):
         if span is None:
             return Observation("", error="get_segment needs a time range in seconds, e.g. '4-9'")
         a, b = span
-        where, params = scope(ctx)
-        q = ctx.memory.query
-        overlap = "end_s >= ? AND start_s <= ?"
-        texts = q(
-            f"SELECT * FROM (SELECT video_id, 'transcript' AS source, start_s, end_s, text FROM transcript "
-            f"UNION ALL SELECT video_id, 'ocr_spans', start_s, end_s, text FROM ocr_spans "
-            f"UNION ALL SELECT video_id, 'captions', start_s, end_s, text FROM captions AS c WHERE c.level = 'clip' "
-            f"OR NOT EXISTS (SELECT 1 FROM captions AS c2 WHERE c2.video_id = c.video_id AND c2.level = 'clip')) "
-            f"WHERE {where} AND {overlap} ORDER BY video_id, start_s LIMIT 100",
-            [*params, a, b],
-        ).to_pylist()
-        objects = q(
-            f"SELECT video_id, category, count(*) AS n, min(first_s) AS first_s, max(last_s) AS last_s, "
-            f"string_agg(DISTINCT appearance, '; ') AS looks FROM tracks "
-            f"WHERE {where} AND last_s >= ? AND first_s <= ? GROUP BY video_id, category ORDER BY n DESC",
-            [*params, a, b],
-        ).to_pylist()
-        actions = q(
-            f"SELECT a.video_id, a.track_id, a.label, a.start_s, a.end_s, t.category FROM actions AS a "
-            f"LEFT JOIN tracks AS t ON t.video_id = a.video_id AND t.track_id = a.track_id "
-            f"WHERE {scope(ctx, 'a')[0]} AND a.end_s >= ? AND a.start_s <= ? ORDER BY a.start_s LIMIT 40",
-            [*params, a, b],
-        ).to_pylist()
+        found = queries.segment_contents(ctx.memory, ctx.video_id, a, b)
+        texts, objects, actions = found.texts, found.objects, found.actions
         lines = [f"[{fmt_s(r['start_s'])}-{fmt_s(r['end_s'])}] {_label(r['source'])}: {r['text']}" for r in texts]
         lines += [
             f"objects: {r['n']} {r['category']} seen between {fmt_s(r['first_s'])} and {fmt_s(r['last_s'])}"

@@ -13,11 +13,13 @@ The vision model needs `complete_images(messages, images, ...)` (see `VisionMode
 import io
 import logging
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
+import queries
 from agents.llm import Completion, Message
 from agents.prompts import render
 from agents.steps import Evidence, Observation
@@ -97,19 +99,14 @@ def to_jpeg(image: np.ndarray, box: Sequence[float] | None = None, *, side: int 
 
 
 def _video(ctx: ToolContext, requested: Any = None) -> tuple[dict[str, Any] | None, str | None]:
-    """The `videos` row to look at, or why there is none."""
+    """The video to look at (video_id, path, duration_s), or why there is none."""
     video_id = str(requested) if requested else ctx.video_id
-    if video_id is None:
-        rows = ctx.memory.query("SELECT video_id, path, duration_s FROM videos WHERE status = 'ok'").to_pylist()
-        if len(rows) != 1:
-            return None, "the memory holds several videos: put the video_id in the input"
-    else:
-        rows = ctx.memory.query(
-            "SELECT video_id, path, duration_s FROM videos WHERE video_id = ?", [video_id]
-        ).to_pylist()
-        if not rows:
-            return None, f"no video {video_id!r} in the memory"
-    row = rows[0]
+    files = queries.video_files(ctx.memory, video_id)
+    if video_id is None and len(files) != 1:
+        return None, "the memory holds several videos: put the video_id in the input"
+    if not files:
+        return None, f"no video {video_id!r} in the memory"
+    row = asdict(files[0])
     if not Path(row["path"]).is_file():
         return None, f"the video file {row['path']} is not available on this machine"
     return row, None
@@ -231,19 +228,9 @@ class CaptionFrames(_VisionTool):
         return self._observe(ctx, render("tools:caption_frames", focus=focus), video, times)
 
     def _track(self, ctx: ToolContext, video: dict[str, Any], track_id: int, focus: str) -> Observation:
-        rows = ctx.memory.query(
-            """
-            SELECT d.t_s, d.x1, d.y1, d.x2, d.y2, t.category
-            FROM tracks AS t JOIN detections AS d USING (video_id, track_id)
-            WHERE t.video_id = ? AND t.track_id = ?
-            ORDER BY abs(d.t_s - coalesce(t.best_t_s, d.t_s)), d.confidence DESC
-            LIMIT 1
-            """,
-            [video["video_id"], track_id],
-        ).to_pylist()
-        if not rows:
+        r = queries.track_best_box(ctx.memory, video["video_id"], track_id)
+        if r is None:
             return Observation(f"No boxes for track {track_id} in video {video['video_id']}.")
-        r = rows[0]
         prompt = render("tools:caption_track", category=r["category"], track_id=track_id, focus=focus)
         box = (r["x1"], r["y1"], r["x2"], r["y2"])
         return self._observe(ctx, prompt, video, [r["t_s"]], box, note=f"best crop of track {track_id}")

@@ -13,18 +13,8 @@ WITH hits AS (
       AND len(embedding) = len(vec)
     ORDER BY score DESC, video_id, source, item_id
     LIMIT k
-), texts AS (  -- only the k hits' rows (text_items would read every video's)
-    SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript
-    WHERE (video_id, segment_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'transcript')
-    UNION ALL
-    SELECT video_id, 'ocr_spans', span_id, start_s, end_s, text FROM ocr_spans
-    WHERE (video_id, span_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'ocr_spans')
-    UNION ALL
-    SELECT video_id, 'captions', caption_id, start_s, end_s, text FROM captions
-    WHERE (video_id, caption_id) IN (SELECT video_id, item_id FROM hits WHERE source = 'captions')
-    QUALIFY row_number() OVER (PARTITION BY video_id, caption_id ORDER BY level = 'clip' DESC) = 1
 )
 SELECT h.video_id, h.source, h.item_id, i.start_s, i.end_s, i.text, h.model, h.score
 FROM hits AS h
-LEFT JOIN texts AS i ON i.video_id = h.video_id AND i.source = h.source AND i.item_id = h.item_id
+LEFT JOIN text_items AS i ON i.video_id = h.video_id AND i.source = h.source AND i.item_id = h.item_id
 ORDER BY h.score DESC, h.video_id, h.source, h.item_id;

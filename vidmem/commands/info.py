@@ -3,6 +3,7 @@
 import argparse
 import json
 
+import queries
 from memory import open_memory
 from vidmem.cli import EXIT_OK, add_memory_arg
 
@@ -22,23 +23,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     with open_memory(args.memory, read_only=True) as memory:
-        summary = memory.query(
-            "SELECT count(*) FILTER (status = 'ok') AS ok, count(*) FILTER (status = 'failed') AS failed, "
-            "coalesce(sum(duration_s) FILTER (status = 'ok'), 0) / 3600 AS hours FROM videos"
-        ).to_pylist()[0]
-        failures = memory.query("SELECT path, error FROM videos WHERE status = 'failed' ORDER BY path").to_pylist()
-        counts = memory.table_counts()
-        roles = memory.query(
-            "SELECT role, count(*) FILTER (stored_at IS NOT NULL) AS videos, "
-            "coalesce(sum(row_count), 0)::BIGINT AS rows, "
-            "count(*) FILTER (status = 'failed') AS failed, count(*) FILTER (status = 'skipped') AS skipped, "
-            "list(DISTINCT model ORDER BY model) FILTER (model IS NOT NULL) AS models "
-            "FROM role_runs GROUP BY role ORDER BY role"
-        ).to_pylist()
-        problems = memory.query(
-            "SELECT r.role, r.status, r.reason, count(*) AS videos, min(v.path) AS example FROM role_runs r "
-            "JOIN videos v USING (video_id) WHERE r.status <> 'ok' GROUP BY ALL ORDER BY r.role, r.status, r.reason"
-        ).to_pylist()
+        status = queries.memory_status(memory)
+    summary = {"ok": status.ok, "failed": status.failed, "hours": status.hours}
+    counts, roles, problems, failures = status.rows, status.roles, status.role_problems, status.failures
     info = {
         "memory": str(memory.uri), **summary, "rows": counts, "roles": roles, "role_problems": problems,
         "failures": failures,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory import describe_schema, open_memory, parse_uri, schema_dict
+from queries.library import EXAMPLE_QUERIES
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, non_negative_int
 
 if TYPE_CHECKING:
@@ -30,8 +31,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "change the memory or any file: statements that write (COPY, EXPORT, ATTACH, INSTALL/LOAD, SET, "
         "DDL/DML) are refused with one line and exit status 1; results go to a file through --output. "
         "Reading other files (read_csv, FROM 'f.parquet') needs --allow-read DIR.",
-        epilog='Examples:\n  vidmem sql "SELECT start_s, text FROM transcript ORDER BY start_s"\n'
-        '  vidmem sql --schema\n  vidmem sql "SELECT * FROM tracks" --format parquet --output tracks.parquet',
+        epilog=f'Examples:\n  vidmem sql "{EXAMPLE_QUERIES["transcript"]}"\n  vidmem sql --schema\n'
+        f'  vidmem sql "{EXAMPLE_QUERIES["tracks"]}" --format parquet --output tracks.parquet',
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("query", nargs="?", help="SQL to run; omit for an interactive shell or stdin")

@@ -99,7 +99,7 @@ def search_page(request: Request, q: str | None = None, video_id: str | None = N
 
 @router.get("/sql", response_class=HTMLResponse)
 def sql_page(request: Request, sql: str | None = None) -> Response:
-    example = sql or "SELECT kind, round(start_s, 1) AS start_s, text FROM timeline ORDER BY start_s LIMIT 20"
+    example = sql or queries.EXAMPLE_QUERIES["timeline"]
     return _render(request, "sql.html", {"page": "sql", "sql": example, "schema": schema_text()})
 
 
