@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import queries
 from agents import PLANNER_NAMES, AgentError, AgentSettings, Answer, ToolContext, ask
 from agents.evaluation import Question, load_jsonl, score, select, wilson_interval
 from bench.report import Figure, emit
@@ -159,8 +160,7 @@ def build_memory(path: Path) -> Path:
 
 
 def video_ids(memory: Any) -> dict[str, str]:
-    rows = memory.query("SELECT video_id, path FROM videos WHERE status = 'ok'").to_pylist()
-    return {Path(r["path"]).stem: r["video_id"] for r in rows}
+    return {Path(v.path).stem: v.video_id for v in queries.video_files(memory)}
 
 
 def run(

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import queries
 from memory import Memory
 
 TEXT_TABLES = {"transcript": "segment_id", "ocr_spans": "span_id"}
@@ -29,8 +30,7 @@ def squash(text: str) -> str:
 
 def video_ids(memory: Memory) -> dict[str, str]:
     """File name -> video_id of every video stored whole."""
-    rows = memory.query("SELECT video_id, path FROM videos WHERE status = 'ok'").to_pylist()
-    return {Path(r["path"]).name: str(r["video_id"]) for r in rows}
+    return {Path(v.path).name: v.video_id for v in queries.video_files(memory)}
 
 
 def matching_rows(memory: Memory, video_id: str, evidence: Mapping[str, Any]) -> list[dict[str, Any]]:
