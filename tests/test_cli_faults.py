@@ -86,3 +86,16 @@ def test_every_case_is_well_formed() -> None:
     for case in CASES:
         assert set(case) <= {"name", "argv", "exit", "words", "files", "stdout", "lines", "subprocess", "creates"}
         assert case["exit"] in (0, 1, 2) and case["argv"][0] in ("sql", "ingest")
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(archive: Path) -> None:
+    """`vidmem info | head -1`: the pipe closes under vidmem (here before it writes, so that the
+    write surely fails); it stops quietly with SIGPIPE's exit status, no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "vidmem", "info", "-m", str(archive / "m.duckdb")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "Error" not in err, err

@@ -155,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"vidmem {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `vidmem sql ... | head`: the reader has what it wanted
+        # Python flushes stdout again at exit and would print a second traceback there.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a command killed by SIGPIPE
 
 
 def _one_line(exc: Exception) -> str:
