@@ -11,6 +11,7 @@ functions with bound parameters, semantic and keyword search, and result formatt
 How to open a memory from the DuckDB CLI, pandas or a BI tool: queries/ACCESS.md.
 """
 
+from queries.archive_search import KINDS, ArchiveHit, ArchiveSearch, search_archive
 from queries.brief import Brief, BriefItem, evidence_brief
 from queries.browse import MAX_WINDOW_S, detections_between, list_videos, track_best_box, video_record, video_tracks
 from queries.choice_scores import ChoiceScore, score_choices
@@ -89,8 +90,11 @@ from queries.visibility import (
 __all__ = [
     "EXAMPLE_QUERIES",
     "FORMATS",
+    "KINDS",
     "MAX_WINDOW_S",
     "AmbiguousVideoError",
+    "ArchiveHit",
+    "ArchiveSearch",
     "Brief",
     "BriefItem",
     "ChoiceScore",
@@ -138,6 +142,7 @@ __all__ = [
     "role_states",
     "run_sql",
     "score_choices",
+    "search_archive",
     "search_frames",
     "search_texts",
     "search_transcript",

@@ -85,7 +85,8 @@ def test_tools_listed_and_answered_over_stdio(memory_copy: Path) -> None:
     assert all(v["status"] == "ok" and v["duration_s"] > 0 for v in got["videos"])
     assert got["sql"]["columns"] == ["n"] and got["sql"]["rows"][0][0] >= 2
     top = got["search"][0]
-    assert top["kind"] == "transcript" and "train" in top["text"].lower()
+    assert top["kind"] == "speech" and "train" in top["text"].lower()
+    assert top["file"] in ("speech_sign.mp4", "speech_count.mp4") and top["path"].endswith(top["file"])
     assert 1.0 <= top["start_s"] <= 2.5, top  # whisper puts the sentence at 1.62-4.90 s
     assert any(e["kind"] == "speech" and "train" in (e.get("text") or "").lower() for e in got["timeline"])
     assert "transcript" in got["schema"] and "start_s" in got["schema"]

@@ -187,6 +187,26 @@ def test_search_opens_a_hit_at_its_time(server: str, page: Any, shots: Path) -> 
     assert abs(current_time(page) - t) < 0.5
 
 
+def test_search_hits_name_their_file_and_show_their_frame(server: str, page: Any, shots: Path) -> None:
+    """Each hit names its video's file (not an internal id) and its thumbnail is the frame at the hit's
+    time, decoded on the server: loaded, and neither black nor blank."""
+    import io
+
+    page.goto(f"{server}/search?q=platform")
+    page.wait_for_selector("#hits .hit")
+    page.wait_for_function("[...document.querySelectorAll('#hits img')].every(i => i.complete && i.naturalWidth > 0)",
+                           timeout=15000)
+    screenshot(page, shots, "search-thumbnails")
+    files = page.locator("#hits .hit-file").all_inner_texts()
+    assert files and all(Path(f).suffix in (".mp4", ".avi", ".mkv") for f in files), files
+    for src in page.locator("#hits img").evaluate_all("imgs => imgs.map(i => i.getAttribute('src'))"):
+        reply = page.request.get(f"{server}{src}")
+        assert reply.status == 200 and reply.headers["content-type"] == "image/jpeg", src
+        image = Image.open(io.BytesIO(reply.body())).convert("L")
+        stat = ImageStat.Stat(image)
+        assert stat.mean[0] > 12 and stat.stddev[0] > 4, f"{src} looks black or blank: {stat.mean}, {stat.stddev}"
+
+
 def test_sql_shows_rows_and_the_guards_message(server: str, page: Any, shots: Path) -> None:
     page.goto(f"{server}/sql")
     assert "transcript" in page.locator(".schema pre").inner_text()

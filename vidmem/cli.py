@@ -21,6 +21,7 @@ from memory import DEFAULT_URI, UsageError, VidmemError, parse_uri
 COMMANDS = {
     "ingest": "decode videos and store what the models see and hear",
     "sql": "run SQL over the memory (one-shot or interactive)",
+    "search": "find what was said, shown or seen across the archive",
     "ask": "answer a question about the videos, with evidence",
     "eval": "score a planner on a question set (NExT-QA, EgoSchema or vidmem JSONL)",
     "info": "summarize a memory: videos, hours, rows per table",

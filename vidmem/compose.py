@@ -3,6 +3,7 @@ gets a read-only memory, the chat models from the environment, and ingest's quer
 (injected, so that agents and queries never import ingest)."""
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -17,12 +18,13 @@ from memory import Memory
 log = logging.getLogger(__name__)
 
 
-def encoders(settings: IngestSettings) -> dict[str, Any]:
-    """Query-time encoders that can run here, by role ('text', 'clip')."""
+def encoders(settings: IngestSettings, roles: Sequence[str] = ("text", "clip")) -> dict[str, Any]:
+    """Query-time encoders that can run here, of `roles` ('text': sentences, 'clip': CLIP's text tower)."""
     found: dict[str, Any] = {}
-    text = TextEncoder(settings.text_embeddings.model, settings.device)
-    clip = ClipTextEncoder(settings.clip, settings.device)
-    for role, enc in (("text", text), ("clip", clip)):
+    made: dict[str, Callable[[], Any]] = {"text": lambda: TextEncoder(settings.text_embeddings.model, settings.device),
+            "clip": lambda: ClipTextEncoder(settings.clip, settings.device)}  # fmt: skip
+    for role in roles:
+        enc = made[role]()
         avail = enc.availability()
         if avail.ok and avail.source != "download":
             found[role] = enc

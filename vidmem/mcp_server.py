@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import TracebackType
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -142,27 +143,19 @@ def build_server(memory_uri: str, search_encoder: Callable[[], Any | None] | Non
     @server.tool(
         title="Search speech and on-screen text",
         annotations=_reads("Search speech and on-screen text"),
-        description="Find what was said (transcript), shown (ocr_spans) or captioned (captions) by words and by "
-        "meaning, best first, with the time span of each hit. Optionally within one video.",
+        description="Find what was said (kind 'speech'), shown on screen ('text') or captioned ('caption') by words "
+        "and by meaning, best first: each hit's video file, id and time span. Optionally within one video.",
     )
     def search(query: str, video_id: str | None = None, k: K = 10) -> list[dict[str, Any]]:
         import queries
 
         enc = encoder()
+        kinds = ["speech", "text", "caption"]
         with memory() as mem:
-            result = call(lambda: queries.hybrid_search(mem, query, encoder=enc, k=k, video_id=video_id))
-        return [
-            {
-                "video_id": h.hit.video_id,
-                "kind": h.hit.source,
-                "start_s": h.hit.start_s,
-                "end_s": h.hit.end_s,
-                "text": h.hit.text,
-                "score": h.score,
-                "match": h.match,
-            }
-            for h in result.hits
-        ]
+            result = call(
+                lambda: queries.search_archive(mem, query, text_encoder=enc, k=k, video_id=video_id, kinds=kinds)
+            )
+        return [{"file": Path(h.path).name, **vars(h)} for h in result.hits]
 
     @server.tool(
         title="Timeline of a video",

@@ -24,7 +24,6 @@ router = APIRouter()
 SQL_ROWS, DOWNLOAD_ROWS, DOWNLOAD_BYTES = 1000, 1_000_000, 1 << 30
 SQL_TIMEOUT_S = 30.0
 #: Search result kinds, named like the `timeline` view's kinds.
-KIND_OF_SOURCE = {"transcript": "speech", "ocr_spans": "text", "captions": "caption"}
 
 
 def state_of(request: Request) -> ServeState:
@@ -96,11 +95,32 @@ def media(request: Request, video_id: str) -> Response:
     return FileResponse(path, content_disposition_type="inline")
 
 
+@router.get("/media/{video_id}/frame.jpg", tags=["videos"], response_class=Response)
+def media_frame(
+    request: Request, video_id: str, t: float = Query(0.0, ge=0.0, description="seconds into the video")
+) -> Response:
+    """The frame shown at `t` seconds (the nearest decoded one) as a JPEG at most 320 px wide: the
+    thumbnails of search hits, decoded on the server so that they show the frame, not the player's
+    first black one."""
+    from agents.tools.vision import read_frames, to_jpeg
+
+    with state_of(request).source.lease() as memory:
+        record = queries.video_record(memory, video_id)
+    path = Path(str(record["path"]))
+    if not path.is_file():
+        return JSONResponse({"detail": f"the file of video {video_id} is no longer at {path}"}, status_code=404)
+    duration = float(record.get("duration_s") or 0.0)  # type: ignore[arg-type]
+    frames, _ = read_frames(str(path), [min(t, max(duration - 0.05, 0.0))])
+    return Response(to_jpeg(frames[0], side=320), media_type="image/jpeg", headers={"Cache-Control": "max-age=3600"})
+
+
 # ------------------------------------------------------------------------------ search
 
 
 class HitOut(BaseModel):
     video_id: str
+    file: str = Field(description="the video's file name")
+    path: str = Field(description="the video's file as ingested")
     start_s: float
     end_s: float
     kind: str = Field(description="'speech', 'text' (on screen), 'caption' or 'frame'")
@@ -116,29 +136,13 @@ class SearchResult:
 
 
 def search(state: ServeState, memory: Memory, q: str, video_id: str | None, k: int) -> SearchResult:
-    """Texts by keyword and meaning (queries.hybrid_search), then frames (CLIP), each a dict of HitOut."""
+    """Texts by keyword and meaning, then frames (CLIP): `queries.search_archive`, each hit a dict of HitOut."""
     encoders = state.encoders()
-    result = queries.hybrid_search(memory, q, encoder=encoders.get("text"), k=k, video_id=video_id)
-    notes = list(result.notes)
-    hits: list[dict[str, Any]] = [
-        {"video_id": h.hit.video_id, "start_s": h.hit.start_s, "end_s": h.hit.end_s,
-         "kind": KIND_OF_SOURCE.get(h.hit.source, h.hit.source), "text": h.hit.text, "score": h.score,
-         "match": h.match}
-        for h in result.hits
-    ]  # fmt: skip
-    clip = encoders.get("clip")
-    if clip is None:
-        notes.append("frame search: no clip encoder available here")
-    else:
-        try:
-            hits += [
-                {"video_id": f.video_id, "start_s": f.t_s, "end_s": f.t_s, "kind": "frame", "text": "",
-                 "score": f.score, "match": "semantic"}
-                for f in queries.search_frames(memory, clip, q, k=k, video_id=video_id)
-            ]  # fmt: skip
-        except queries.SearchUnavailable as exc:
-            notes.append(f"frame search: {exc}")
-    return SearchResult([clean(h) for h in hits], notes)
+    result = queries.search_archive(
+        memory, q, text_encoder=encoders.get("text"), clip_encoder=encoders.get("clip"), k=k, video_id=video_id
+    )
+    hits = [{**vars(h), "file": Path(h.path).name} for h in result.hits]
+    return SearchResult([clean(h) for h in hits], list(result.notes))
 
 
 @router.get("/api/search", response_model=list[HitOut], tags=["search"])

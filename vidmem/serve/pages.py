@@ -91,7 +91,8 @@ def search_page(request: Request, q: str | None = None, video_id: str | None = N
     if q and q.strip():
         state = state_of(request)
         with state.source.lease() as memory:
-            result = search(state, memory, q, video_id or None, k)
+            vid = queries.resolve_video(memory, video_id.strip()) if video_id and video_id.strip() else None
+            result = search(state, memory, q, vid, k)
     return _render(
         request, "search.html", {"page": "search", "q": q or "", "video_id": video_id or "", "result": result}
     )
