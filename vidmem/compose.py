@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
-from agents.planner import AgentSettings
+from agents.planners import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
 from ingest.encoders import ClipTextEncoder, TextEncoder
