@@ -46,7 +46,9 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
-from memory import Memory, attach_sql, load_extension, metadata
+from memory import Memory, load_extension, metadata
+from queries.errors import QueryError
+from queries.lockdown import attach_memory, lock_down
 from queries.pylist import to_pylist
 from queries.sql_names import ParseError, split_statements, statement_names
 
@@ -394,14 +396,12 @@ class GuardedSQL:
             views, funcs = _catalog_names(con)
             self.library_views = frozenset(views)
             self.library_functions = frozenset(funcs)
-            con.execute(f"SET memory_limit = '{_quote(memory_limit)}'")  # a runaway join fails, not the host
             #: The watchdog's bound on the process's growth during a query (DuckDB's memory_limit
             #: leaves out strings built in vectors and results on their way out).
             self.memory_bytes = _bytes(memory_limit)
             # One thread: one vector of 2048 values in flight at a time, so that a query whose values
             # grow (replace() with a long replacement) overshoots the watchdog by one vector, not two.
-            con.execute("SET threads = 1")
-            self._lock_down(con, memory)
+            lock_down(con, memory.uri, memory_limit=memory_limit, threads=1)
         except BaseException:
             con.close()
             raise
@@ -414,35 +414,12 @@ class GuardedSQL:
 
     @staticmethod
     def _attach(con: duckdb.DuckDBPyConnection, memory: Memory) -> None:
-        uri = memory.uri
         try:
-            if uri.kind == "ducklake":
-                needed = ["ducklake", "sqlite" if uri.location.startswith("sqlite:") else "postgres"]
-                missing = [e for e in needed if not load_extension(con, e)]
-                if missing:
-                    raise AgentError(f"cannot open {uri} for agents: DuckDB extensions {missing} unavailable")
-            con.execute(attach_sql(uri, _CATALOG, read_only=True))
-            con.execute(f"USE {_CATALOG}")
-        except duckdb.Error as exc:
-            hint = (
-                " The memory is open for writing in this process: open it with read_only=True for agents."
-                if "conflict" in str(exc).lower() or "lock" in str(exc).lower()
-                else ""
-            )
-            raise AgentError(
-                f"cannot open memory {uri} read-only for agents: {_first_lines(str(exc), 2)}.{hint}"
-            ) from exc
+            attach_memory(con, memory.uri, _CATALOG)
+        except QueryError as exc:
+            raise AgentError(str(exc)) from exc
         for ext in ("fts", "vss"):  # search helpers the library may use; optional
             load_extension(con, ext)
-
-    @staticmethod
-    def _lock_down(con: duckdb.DuckDBPyConnection, memory: Memory) -> None:
-        if memory.uri.kind == "ducklake" and memory.uri.data_path:
-            # DuckLake reads its Parquet files through the file system: allow that folder only.
-            con.execute(f"SET allowed_directories = ['{_quote(memory.uri.data_path.rstrip('/'))}/']")
-        con.execute("SET python_enable_replacements = false")  # no reading the caller's DataFrames
-        con.execute("SET enable_external_access = false")
-        con.execute("SET lock_configuration = true")
 
     def run(
         self,
@@ -596,10 +573,6 @@ def _capped_rows(
                 return tuple(rows), "bytes", total
             total += row.nbytes
             rows.append(tuple(to_pylist(column)[0] for column in row.columns))  # 'infinity' dates as text
-
-
-def _quote(text: str) -> str:
-    return text.replace("'", "''")
 
 
 def _catalog_names(con: duckdb.DuckDBPyConnection) -> tuple[set[str], set[str]]:
