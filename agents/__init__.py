@@ -8,7 +8,7 @@ from agents.answer import NO_ANSWER, Answer, ask
 from agents.chain import ChainSettings, PlanResult
 from agents.choices import ChoiceSettings
 from agents.errors import AgentError, GuardError, LLMError, ModelOutputError, SQLRunError
-from agents.guard import GuardedSQL, QueryResult, guarded
+from agents.guard import GuardedSQL, guarded
 from agents.llm import ChatModel, Completion, Message
 from agents.planners import (
     PLANNER_NAMES,
@@ -52,7 +52,6 @@ __all__ = [
     "Observation",
     "PlanResult",
     "Planner",
-    "QueryResult",
     "ReactSettings",
     "SQLRunError",
     "SearchTree",

@@ -34,9 +34,11 @@ from queries.library import (
     library_script,
     library_version,
 )
+from queries.lockdown import lock_down
 from queries.output import FORMATS, format_result
 from queries.readonly import ReadOnlyError, ReadOnlySession
 from queries.run import run_sql
+from queries.sandbox import QueryResult, Sandbox, release_sandbox, shared_sandbox
 from queries.search import (
     Encoder,
     FrameHit,
@@ -79,8 +81,10 @@ __all__ = [
     "LibraryObject",
     "ParameterError",
     "QueryError",
+    "QueryResult",
     "ReadOnlyError",
     "ReadOnlySession",
+    "Sandbox",
     "SearchUnavailable",
     "TextHit",
     "TimeWindow",
@@ -107,12 +111,15 @@ __all__ = [
     "library_script",
     "library_version",
     "list_videos",
+    "lock_down",
+    "release_sandbox",
     "run_sql",
     "score_choices",
     "search_frames",
     "search_texts",
     "search_transcript",
     "seen_at",
+    "shared_sandbox",
     "speech_near",
     "sqlalchemy_engine",
     "sqlalchemy_url",
