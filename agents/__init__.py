@@ -7,17 +7,24 @@
 from agents.answer import NO_ANSWER, Answer, ask
 from agents.chain import ChainSettings, PlanResult
 from agents.choices import ChoiceSettings
-from agents.critic import CriticSettings
 from agents.errors import AgentError, GuardError, LLMError, ModelOutputError, SQLRunError
-from agents.guard import GuardedSQL, QueryResult, guarded
+from agents.guard import GuardedSQL, guarded
 from agents.llm import ChatModel, Completion, Message
-from agents.mcts import MctsSettings
-from agents.planner import PLANNER_NAMES, PLANNERS, AgentSettings, Planner, make_planner
-from agents.planner_base import BasePlanner
-from agents.react import ReactSettings
-from agents.self_consistency import SelfConsistencySettings
+from agents.planners import (
+    PLANNER_NAMES,
+    PLANNERS,
+    AgentSettings,
+    BasePlanner,
+    CriticSettings,
+    MctsSettings,
+    Planner,
+    ReactSettings,
+    SelfConsistencySettings,
+    Strategy,
+    StrategySettings,
+    make_planner,
+)
 from agents.steps import Evidence, Observation, Step, Usage
-from agents.strategies import Strategy, StrategySettings
 from agents.tools.base import Tool, ToolContext, ToolInput
 from agents.trace import Node, SearchTree, render_tree
 
@@ -45,7 +52,6 @@ __all__ = [
     "Observation",
     "PlanResult",
     "Planner",
-    "QueryResult",
     "ReactSettings",
     "SQLRunError",
     "SearchTree",

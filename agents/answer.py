@@ -20,7 +20,7 @@ from agents.brief import brief_evidence, build_brief, with_brief
 from agents.chain import PlanResult, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
-from agents.planner import AgentSettings, make_planner
+from agents.planners import AgentSettings, make_planner
 from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import SearchTree, render_tree

@@ -12,33 +12,26 @@ Two layers, each enough on its own for the common attacks:
    lpad). Everything else (DDL, DML, PRAGMA, SET, ATTACH, COPY, INSTALL/LOAD, CALL, stacked
    statements, `FROM 'file.csv'`, `read_csv(...)`) is a `GuardError` whose message says what to
    write instead.
-2. `GuardedSQL` runs checked SQL on its own DuckDB instance: the memory attached READ_ONLY,
-   `enable_external_access=false`, Python replacement scans off, the configuration locked, a
-   memory limit, a row cap and a byte cap (results streamed as Arrow batches and measured before
-   they become Python objects) and a time limit (`interrupt()` from a timer thread). The analyst's
-   connections (`vidmem sql`, `Memory.con`) are separate instances and keep their settings.
+2. The sandbox (`queries.sandbox`, reading the memory is the queries package's job) runs checked
+   SQL on its own DuckDB instance: the memory attached READ_ONLY, external access and Python
+   replacement scans off, the configuration locked, a memory limit, a row cap, a byte cap and a
+   time limit.
 
-    runner = guarded(memory)                   # one per open memory, cached
+`guarded(memory).run(sql)` is the one call agents and vidmem use: check, then run in the memory's
+shared sandbox; a refusal is a `GuardError`, a failure an `SQLRunError`, both written for the model.
+
+    runner = guarded(memory)
     result = runner.run("SELECT count(*) AS n FROM tracks", max_rows=50, timeout_s=5)
     result.columns, result.rows, result.truncated, result.truncated_by, result.seconds
-
-bench/guard_rss.py measures the process's peak memory under the hostile corpus and heavy queries.
 
 `SELECT * FROM duckdb_settings()` and the other `duckdb_*()` catalog functions are rejected: they
 are harmless to the data but show paths and configuration, and the prompt already has the schema.
 """
 
-import contextlib
 import functools
 import logging
-import os
-import threading
-import time
-import weakref
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from importlib import resources
-from typing import Any
 
 import duckdb
 import sqlglot
@@ -46,30 +39,33 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
-from memory import Memory, attach_sql, load_extension, metadata
-from queries.pylist import to_pylist
+from memory import Memory, metadata
+from queries.errors import QueryError
+from queries.readonly import ReadOnlyError
+from queries.sandbox import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ROWS,
+    DEFAULT_TIMEOUT_S,
+    QueryResult,
+    Sandbox,
+    shared_sandbox,
+)
 from queries.sql_names import ParseError, split_statements, statement_names
 
 __all__ = [
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_MAX_ROWS",
-    "DEFAULT_TIMEOUT_S",
+    "MAX_SQL_CHARS",
     "MEMORY_TABLES",
+    "SAFE_TABLE_FUNCTIONS",
     "GuardedSQL",
-    "QueryResult",
     "SQLGuard",
     "allowed_functions",
+    "builtin_functions",
     "guarded",
-    "release_guarded",
+    "is_denied_function",
 ]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_ROWS = 200
-#: Bytes of a result (as Arrow holds it) a query may return: rows past it are left out.
-DEFAULT_MAX_BYTES = 1_000_000
-DEFAULT_TIMEOUT_S = 10.0
-DEFAULT_MEMORY_LIMIT = "1GB"
 MAX_SQL_CHARS = 20_000
 
 #: The memory's tables a query may read (bookkeeping `schema_info` too: harmless and tiny).
@@ -324,125 +320,21 @@ class SQLGuard:
         return ", ".join(sorted(self.tables - {"schema_info"}))
 
 
-# -- running -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class QueryResult:
-    """Rows of one guarded query: at most the row cap, `truncated` when more existed."""
-
-    sql: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
-    truncated: bool
-    seconds: float
-    truncated_by: str = ""  # 'rows' or 'bytes': which cap left rows out
-    nbytes: int = 0  # size of the rows returned, as Arrow held them
-
-    def dicts(self) -> list[dict[str, Any]]:
-        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
-
-
-#: Called with the guarded connection before it is locked, to create the analyst library's views
-#: and macros (TEMP objects: the memory is attached read-only). See `library_installer`.
-LibraryInstaller = Callable[[duckdb.DuckDBPyConnection], None]
-
-_CATALOG = "vidmem"
-_BASE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-
-
-def library_installer() -> LibraryInstaller | None:
-    """The `queries` package's installer of views and macros, when that package provides one."""
-    try:
-        import queries
-    except ImportError:
-        return None
-    for name in ("install_library", "install", "create_views"):
-        hook = getattr(queries, name, None)
-        if callable(hook):
-            return hook
-    return None
-
-
+# -- checking, then running ------------------------------------------------------------------
 class GuardedSQL:
-    """A locked-down DuckDB instance over one memory, running `SQLGuard`-checked queries.
+    """Model-written SQL checked by `SQLGuard`, then run in a `queries.sandbox.Sandbox`.
 
-    Opened read-only by attaching the memory's file (or DuckLake catalog) to a private in-memory
-    instance, so that switching external access off and locking the configuration touch nothing
-    else in the process. Thread-safe: queries run one at a time.
+    The guard allows the memory's tables plus the views and macros the sandbox sees (the query
+    library's, and any stored in the memory). Errors are for the model: GuardError when the SQL
+    may not run, SQLRunError when it fails, runs too long or returns too much.
     """
 
-    def __init__(
-        self,
-        memory: Memory,
-        *,
-        install_library: LibraryInstaller | None = None,
-        memory_limit: str = DEFAULT_MEMORY_LIMIT,
-    ) -> None:
-        self.uri = memory.uri  # not the Memory itself: `guarded` caches by weak reference to it
-        con = duckdb.connect(":memory:", config=dict(_BASE_CONFIG))
-        try:
-            self._attach(con, memory)
-            installer = install_library if install_library is not None else library_installer()
-            if installer is not None:
-                # Library objects go to the private in-memory catalog (the memory is read-only);
-                # their bodies name memory tables unqualified.
-                con.execute(f"USE memory; SET search_path = 'memory.main,{_CATALOG}.main'")
-                installer(con)
-            # Memory tables first; a CREATE that slipped through would hit the read-only memory.
-            con.execute(f"SET search_path = '{_CATALOG}.main,memory.main'")
-            # Every view and macro now visible: the library's, wherever it was installed (in the memory
-            # file by a writable open, or here), and any an analyst stored in the memory.
-            views, funcs = _catalog_names(con)
-            self.library_views = frozenset(views)
-            self.library_functions = frozenset(funcs)
-            con.execute(f"SET memory_limit = '{_quote(memory_limit)}'")  # a runaway join fails, not the host
-            #: The watchdog's bound on the process's growth during a query (DuckDB's memory_limit
-            #: leaves out strings built in vectors and results on their way out).
-            self.memory_bytes = _bytes(memory_limit)
-            # One thread: one vector of 2048 values in flight at a time, so that a query whose values
-            # grow (replace() with a long replacement) overshoots the watchdog by one vector, not two.
-            con.execute("SET threads = 1")
-            self._lock_down(con, memory)
-        except BaseException:
-            con.close()
-            raise
-        # One connection, one query at a time: TEMP library objects live on this connection only,
-        # and guarded queries are short (they have a time limit).
-        self._con = con
-        self._con_lock = threading.Lock()
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.library_views = sandbox.library_views
+        self.library_functions = frozenset(f for f in sandbox.library_functions if not is_denied_function(f))
         functions = allowed_functions() | self.library_functions
         self.guard = SQLGuard(MEMORY_TABLES | self.library_views, functions=functions)
-
-    @staticmethod
-    def _attach(con: duckdb.DuckDBPyConnection, memory: Memory) -> None:
-        uri = memory.uri
-        try:
-            if uri.kind == "ducklake":
-                needed = ["ducklake", "sqlite" if uri.location.startswith("sqlite:") else "postgres"]
-                missing = [e for e in needed if not load_extension(con, e)]
-                if missing:
-                    raise AgentError(f"cannot open {uri} for agents: DuckDB extensions {missing} unavailable")
-            con.execute(attach_sql(uri, _CATALOG, read_only=True))
-            con.execute(f"USE {_CATALOG}")
-        except duckdb.Error as exc:
-            hint = (
-                " The memory is open for writing in this process: open it with read_only=True for agents."
-                if "conflict" in str(exc).lower() or "lock" in str(exc).lower()
-                else ""
-            )
-            raise AgentError(
-                f"cannot open memory {uri} read-only for agents: {_first_lines(str(exc), 2)}.{hint}"
-            ) from exc
-        for ext in ("fts", "vss"):  # search helpers the library may use; optional
-            load_extension(con, ext)
-
-    @staticmethod
-    def _lock_down(con: duckdb.DuckDBPyConnection, memory: Memory) -> None:
-        if memory.uri.kind == "ducklake" and memory.uri.data_path:
-            # DuckLake reads its Parquet files through the file system: allow that folder only.
-            con.execute(f"SET allowed_directories = ['{_quote(memory.uri.data_path.rstrip('/'))}/']")
-        con.execute("SET python_enable_replacements = false")  # no reading the caller's DataFrames
-        con.execute("SET enable_external_access = false")
-        con.execute("SET lock_configuration = true")
 
     def run(
         self,
@@ -455,189 +347,22 @@ class GuardedSQL:
         """Check `sql`, run it, return at most `max_rows` rows and `max_bytes` bytes. Raises
         GuardError when it may not run and SQLRunError when it fails, runs past `timeout_s` or its
         first row alone is over `max_bytes`; both messages are for the model."""
-        if max_rows < 1 or timeout_s <= 0 or max_bytes < 1:
-            raise ValueError(f"max_rows, max_bytes must be >= 1 and timeout_s > 0, got {max_rows}, {max_bytes}, "
-                             f"{timeout_s}")  # fmt: skip
         checked = self.guard.check(sql)
-        with self._con_lock:
-            con = self._con
-            watchdog = _Watchdog(con, timeout_s, self.memory_bytes)
-            start = time.perf_counter()
-            try:
-                watchdog.start()
-                con.execute(checked)
-                columns = tuple(d[0] for d in con.description or ())
-                # Streamed in small Arrow batches, measured before any row becomes Python objects:
-                # the row and byte caps hold however big the result.
-                taken = _capped_rows(con.to_arrow_reader(_BATCH_ROWS), max_rows, max_bytes)
-            except (duckdb.InterruptException, _Interrupted):
-                if watchdog.reason == "memory":
-                    raise SQLRunError(
-                        f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
-                        "filter with WHERE, aggregate in SQL, or select shorter values"
-                    ) from None
-                raise SQLRunError(
-                    f"the query ran longer than {timeout_s:g} s and was stopped: filter with WHERE (video_id, "
-                    "times), aggregate in SQL, or avoid joining detections to itself"
-                ) from None
-            except duckdb.PermissionException as exc:
-                log.warning("guard let through SQL that DuckDB refused: %r (%s)", checked, exc)
-                raise GuardError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}") from None
-            except duckdb.Error as exc:
-                raise SQLRunError(_first_lines(str(exc))) from None
-            finally:
-                watchdog.stop()
-                with contextlib.suppress(duckdb.Error):
-                    con.execute("SELECT 1").fetchall()  # drop what is left of a streamed result
-        rows, truncated_by, nbytes = taken
-        if truncated_by == "bytes" and not rows:
-            raise SQLRunError(
-                f"one row of the result is over {max_bytes:,} bytes: select fewer or shorter columns "
-                "(e.g. left(text, 200)), or aggregate in SQL"
-            )
-        return QueryResult(
-            sql=checked,
-            columns=columns,
-            rows=rows,
-            truncated=bool(truncated_by),
-            seconds=time.perf_counter() - start,
-            truncated_by=truncated_by,
-            nbytes=nbytes,
-        )
-
-    def close(self) -> None:
-        with self._con_lock:
-            self._con.close()
-
-
-_BATCH_ROWS = 16
-_WATCH_EVERY_S = 0.02
-
-
-def _bytes(size: str) -> int:
-    """'1GB' -> bytes (the units DuckDB's memory_limit takes)."""
-    text = size.strip().upper().replace(" ", "").removesuffix("B").removesuffix("I")
-    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-    try:
-        return int(float(text[:-1]) * scale[text[-1]]) if text and text[-1] in scale else int(float(text))
-    except ValueError:
-        raise AgentError(f"memory_limit {size!r}: expected a size such as '1GB' or '512MB'") from None
-
-
-def _rss() -> int | None:
-    """This process's resident memory in bytes (Linux), or None where /proc is not there."""
-    try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-class _Watchdog:
-    """Interrupts the query on `con` when it runs past `timeout_s`, or when this process's RSS grows
-    more than `memory_bytes` past what it was when the query started; `reason` says which."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection, timeout_s: float, memory_bytes: int) -> None:
-        self.reason = ""
-        self._con = con
-        self._deadline = time.monotonic() + timeout_s
-        start = _rss()
-        self._cap = None if start is None else start + memory_bytes
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="guard-watchdog", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._done.set()
-        self._thread.join()
-
-    def _watch(self) -> None:
-        while not self._done.wait(_WATCH_EVERY_S):
-            if time.monotonic() >= self._deadline:
-                self.reason = "time"
-            elif self._cap is not None and (_rss() or 0) > self._cap:
-                self.reason = "memory"
-            else:
-                continue
-            self._con.interrupt()
-            return
-
-
-class _Interrupted(Exception):
-    """The time limit stopped the query while its Arrow stream was read."""
-
-
-def _capped_rows(
-    reader: Any, max_rows: int, max_bytes: int
-) -> tuple[tuple[tuple[Any, ...], ...], str, int]:
-    """Rows from an Arrow stream up to `max_rows` rows and `max_bytes` bytes; which cap cut it
-    ('rows', 'bytes' or ''), and the bytes kept. Each row is measured as Arrow holds it."""
-    rows: list[tuple[Any, ...]] = []
-    total = 0
-    while True:
         try:
-            batch = reader.read_next_batch()
-        except StopIteration:
-            return tuple(rows), "", total
-        except Exception as exc:  # the stream surfaces DuckDB's interrupt as its own error
-            if "interrupt" in str(exc).lower():
-                raise _Interrupted() from exc
-            raise duckdb.Error(str(exc)) from exc
-        for i in range(batch.num_rows):
-            if len(rows) == max_rows:
-                return tuple(rows), "rows", total
-            row = batch.slice(i, 1)
-            if total + row.nbytes > max_bytes:
-                return tuple(rows), "bytes", total
-            total += row.nbytes
-            rows.append(tuple(to_pylist(column)[0] for column in row.columns))  # 'infinity' dates as text
-
-
-def _quote(text: str) -> str:
-    return text.replace("'", "''")
-
-
-def _catalog_names(con: duckdb.DuckDBPyConnection) -> tuple[set[str], set[str]]:
-    views = {r[0].lower() for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
-    return views, _function_names(con, internal=False)
-
-
-def _function_names(con: duckdb.DuckDBPyConnection, *, internal: bool | None = None) -> set[str]:
-    where = "" if internal is None else f" AND {'' if internal else 'NOT '}internal"
-    rows = con.execute(
-        "SELECT DISTINCT lower(function_name) FROM duckdb_functions() "
-        f"WHERE function_type IN ('scalar', 'aggregate', 'macro', 'table_macro'){where}"
-    ).fetchall()
-    return {r[0] for r in rows if not is_denied_function(r[0])}
-
-
-_RUNNERS: "weakref.WeakKeyDictionary[Memory, GuardedSQL]" = weakref.WeakKeyDictionary()
-_RUNNERS_LOCK = threading.Lock()
+            return self.sandbox.run(checked, max_rows=max_rows, timeout_s=timeout_s, max_bytes=max_bytes)
+        except ReadOnlyError as exc:
+            log.warning("guard let through SQL that DuckDB refused: %r (%s)", checked, exc)
+            raise GuardError(str(exc)) from None
+        except QueryError as exc:
+            raise SQLRunError(str(exc)) from None
 
 
 def guarded(memory: Memory) -> GuardedSQL:
-    """The GuardedSQL of an open memory, created on first use and reused while the memory lives.
-
-    It holds its own read-only attachment of the memory's file, released when the memory closes
-    (or by `release_guarded(memory)`): DuckDB allows one attachment per file in a process.
-    """
-    with _RUNNERS_LOCK:
-        runner = _RUNNERS.get(memory)
-        if runner is None:
-            runner = _RUNNERS[memory] = GuardedSQL(memory)
-            # Its read-only attachment of the file must not outlive the memory.
-            memory.on_close(lambda: release_guarded(memory))
-        return runner
-
-
-def release_guarded(memory: Memory) -> None:
-    """Close the GuardedSQL of `memory`, if any (it is created again on next use)."""
-    with _RUNNERS_LOCK:
-        runner = _RUNNERS.pop(memory, None)
-    if runner is not None:
-        runner.close()
+    """The one way agents and vidmem run model-written SQL: `guarded(memory).run(sql, ...)`, checked
+    here and run in the memory's shared sandbox (`queries.sandbox.shared_sandbox`, released when
+    the memory closes). Raises AgentError when the memory cannot be opened read-only for it."""
+    try:
+        sandbox = shared_sandbox(memory)
+    except QueryError as exc:
+        raise AgentError(str(exc)) from exc
+    return GuardedSQL(sandbox)

@@ -2,13 +2,13 @@
 
     .venv/bin/python -m bench.guard_rss            # prints a table and the peak RSS; exit 1 over the bound
 
-The guard (agents/guard.py) must keep the process bounded whatever the model writes: hostile SQL
-is refused before it runs (tests/data/hostile_sql.txt, where the issue's 1.5 GB `repeat` string
-lives), and what is allowed but heavy (aggregating a cross join into one string or list, wide
-results, endless scans) is cut by the memory limit, the byte and row caps or the time limit. The
-bound checked, for each case in a fresh process: peak RSS no more than the memory limit plus 512 MB
-over the RSS before the query (one vector of values in flight past the watchdog, the Arrow batch
-being measured, allocator slack).
+The guard (agents/guard.py) and the sandbox it runs queries in (queries/sandbox.py) must keep the
+process bounded whatever the model writes: hostile SQL is refused before it runs
+(tests/data/hostile_sql.txt, where the issue's 1.5 GB `repeat` string lives), and what is allowed
+but heavy (aggregating a cross join into one string or list, wide results, endless scans) is cut by
+the memory limit, the byte and row caps or the time limit. The bound checked, for each case in a
+fresh process: peak RSS no more than the memory limit plus 512 MB over the RSS before the query (one
+vector of values in flight past the watchdog, the Arrow batch being measured, allocator slack).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 
 from agents.errors import GuardError, SQLRunError
-from agents.guard import DEFAULT_MEMORY_LIMIT, GuardedSQL
+from agents.guard import GuardedSQL, guarded
 from memory import open_memory
+from queries.sandbox import DEFAULT_MEMORY_LIMIT, release_sandbox
 from tests.test_guard import HOSTILE
 from tests.test_tools_memory import build_memory
 
@@ -72,7 +73,7 @@ def _one(case: int) -> int:
     folder = Path(tempfile.mkdtemp(prefix="guard_rss_"))
     path = build_memory(folder / "m.duckdb")
     with open_memory(path, read_only=True) as mem:
-        runner = GuardedSQL(mem)
+        runner = guarded(mem)
         runner.run("SELECT count(*) FROM tracks")
         base = peak_mb()
         started = time.perf_counter()
@@ -89,7 +90,7 @@ def _one(case: int) -> int:
                 )
             except (GuardError, SQLRunError) as exc:
                 outcome = f"{type(exc).__name__}: {str(exc).splitlines()[0][:80]}"
-        runner.close()
+        release_sandbox(mem)
     growth = peak_mb() - base
     good = good and growth <= _limit_mb(DEFAULT_MEMORY_LIMIT) + SLACK_MB
     print(f"  {name:36} {time.perf_counter() - started:5.1f} s  RSS {base:4.0f} -> peak {peak_mb():5.0f} MB "

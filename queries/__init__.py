@@ -36,9 +36,11 @@ from queries.library import (
     library_script,
     library_version,
 )
+from queries.lockdown import lock_down
 from queries.output import FORMATS, format_result
 from queries.readonly import ReadOnlyError, ReadOnlySession
 from queries.run import run_sql
+from queries.sandbox import QueryResult, Sandbox, release_sandbox, shared_sandbox
 from queries.search import (
     Encoder,
     FrameHit,
@@ -107,8 +109,10 @@ __all__ = [
     "MemoryStatus",
     "ParameterError",
     "QueryError",
+    "QueryResult",
     "ReadOnlyError",
     "ReadOnlySession",
+    "Sandbox",
     "SearchUnavailable",
     "SegmentContents",
     "TextHit",
@@ -137,7 +141,9 @@ __all__ = [
     "library_script",
     "library_version",
     "list_videos",
+    "lock_down",
     "memory_status",
+    "release_sandbox",
     "resolve_video",
     "role_states",
     "run_sql",
@@ -149,6 +155,7 @@ __all__ = [
     "search_words",
     "seen_at",
     "segment_contents",
+    "shared_sandbox",
     "speech_near",
     "sqlalchemy_engine",
     "sqlalchemy_url",

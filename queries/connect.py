@@ -7,13 +7,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from memory import MemoryURI, attach_sql, parse_uri
+from memory import MemoryURI, parse_uri
 from queries.errors import QueryError
-from queries.readonly import check_readonly, lock_down
-
-#: DuckDB settings of a read-only connection (see queries.readonly.lock_down): no files beside the
-#: memory, no Python variables as tables, and no statement can change these back.
-_LOCKED = "&enable_external_access=false&python_enable_replacements=false&lock_configuration=true"
+from queries.lockdown import attach_memory, lock_down, locked_settings
+from queries.readonly import check_readonly
 
 
 def sqlalchemy_url(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> str:
@@ -33,7 +30,14 @@ def sqlalchemy_url(memory_uri: str | Path | MemoryURI, *, read_only: bool = True
             f"{uri} is a DuckLake memory: there is no URL for it; use queries.sqlalchemy_engine({str(uri)!r})"
         )
     url = "duckdb:///" + quote(uri.location, safe="/:")
-    return url + "?access_mode=read_only" + _LOCKED if read_only else url
+    return url + "?access_mode=read_only" + _url_params(uri) if read_only else url
+
+
+def _url_params(uri: MemoryURI) -> str:
+    """`queries.lockdown.lock_down`'s settings as connection parameters: DuckDB applies them when the
+    engine connects (no files beside the memory, no Python variables as tables, nothing changes back)."""
+    # All booleans: a DuckDB file needs no allowed_directories, and no other knob is asked for.
+    return "".join(f"&{name}={str(value).lower()}" for name, value in locked_settings(uri).items())
 
 
 def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = True) -> Any:
@@ -53,18 +57,11 @@ def sqlalchemy_engine(memory_uri: str | Path | MemoryURI, *, read_only: bool = T
         if read_only:
             _check_statements(engine)
         return engine
-    from memory.extensions import packaged_extension
-
     engine = create_engine("duckdb:///:memory:")
-    needed = ["ducklake", "sqlite" if uri.location.startswith("sqlite:") else "postgres"]
 
     @event.listens_for(engine, "connect")
     def _attach(dbapi_con: Any, _record: Any) -> None:
-        for name in needed:
-            binary = packaged_extension(name)
-            dbapi_con.execute(f"LOAD '{binary}'" if binary else f"LOAD {name}")
-        dbapi_con.execute(attach_sql(uri, "lake", read_only=read_only))
-        dbapi_con.execute("USE lake")
+        attach_memory(dbapi_con, uri, "lake", read_only=read_only)
         if read_only:
             lock_down(dbapi_con, uri)
 

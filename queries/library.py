@@ -251,7 +251,7 @@ def install(target: Memory | duckdb.DuckDBPyConnection) -> Installation:
     - A read-only memory without it (or with another version), or a DuckLake memory: created in an
       in-memory database attached beside it, visible to cursors from `queries.cursor(memory)` (which set the search
       path), not to `memory.query()`.
-    - A bare DuckDB connection (e.g. the agents' guarded one): created in its current database when
+    - A bare DuckDB connection (e.g. the sandbox's, `queries.sandbox`): created in its current database when
       that is writable, else as TEMP objects of that connection.
     """
     if isinstance(target, duckdb.DuckDBPyConnection):

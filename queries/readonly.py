@@ -2,10 +2,11 @@
 
 Nothing run in it can change or destroy the memory or any file. Two layers:
 
-1. DuckDB's own locks, the floor (`lock_down`): the memory is open read-only, external access
-   is off (only what the memory itself needs stays reachable: a DuckLake's data folder, plus the
-   folders an analyst named with `read_dirs`), Python replacement scans are off, and the
-   configuration is locked, so no statement can switch any of that back on.
+1. DuckDB's own locks, the floor (`queries.lockdown.lock_down`, shared with SQLAlchemy engines and
+   the sandbox): the memory is open read-only, external access is off (only what the memory itself
+   needs stays reachable: a DuckLake's data folder, plus the folders an analyst named with
+   `read_dirs`), Python replacement scans are off, and the configuration is locked, so no statement
+   can switch any of that back on.
 2. `check_readonly`, before anything runs: DuckDB's own parser splits the text into statements;
    only SELECT (also DESCRIBE, SHOW, SUMMARIZE, PRAGMA table_info, EXPLAIN of a SELECT) may run,
    and the functions a SELECT names are read from DuckDB's parse tree: those that write, log,
@@ -27,13 +28,14 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from memory import Memory, MemoryURI
+from memory import Memory
 from queries.errors import QueryError
 from queries.library import cursor
+from queries.lockdown import lock_down
 from queries.run import duckdb_message
 from queries.sql_names import ParseError, split_statements, statement_names
 
-__all__ = ["ReadOnlyError", "ReadOnlySession", "check_readonly", "lock_down"]
+__all__ = ["ReadOnlyError", "ReadOnlySession", "check_readonly"]
 
 
 class ReadOnlyError(QueryError):
@@ -147,23 +149,6 @@ def _check_select(text: str, allow_read_files: bool) -> None:
             bare = not table.schema and not table.catalog and table.name.lower() not in names.ctes
             if bare and _looks_like_file(table.name):
                 raise ReadOnlyError(f"FROM '{table.name}' reads a file: {_READ_HINT}", sql=text)
-
-
-def lock_down(con: duckdb.DuckDBPyConnection, uri: MemoryURI, *, read_dirs: Iterable[str | Path] = ()) -> None:
-    """Switch external access off on `con`'s database instance (all its connections), keeping
-    reachable only what the memory needs and `read_dirs`, then lock the configuration.
-
-    Run it last: afterwards no setting of the instance can change (search_path still can).
-    """
-    folders = [str(Path(d).expanduser().resolve()) for d in read_dirs]
-    if uri.kind == "ducklake" and uri.data_path:
-        folders.append(str(Path(uri.data_path).expanduser().resolve()))  # DuckLake reads its Parquet files
-    if folders:
-        listed = ", ".join("'" + (f.rstrip("/") + "/").replace("'", "''") + "'" for f in folders)
-        con.execute(f"SET allowed_directories = [{listed}]")
-    con.execute("SET python_enable_replacements = false")
-    con.execute("SET enable_external_access = false")
-    con.execute("SET lock_configuration = true")
 
 
 class ReadOnlySession:

@@ -9,7 +9,7 @@ import pytest
 
 from agents import AgentSettings, ask
 from agents.brief import BRIEF_TOOL
-from agents.mcts import MctsSettings
+from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, READ, Observation
 from agents.tools.base import ToolContext
 from agents.trace import node_label

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agents.planner import PLANNER_NAMES
+from agents.planners import PLANNER_NAMES
 from ingest import IngestSettings, Pipeline
 from memory import open_memory
 

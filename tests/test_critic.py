@@ -5,7 +5,7 @@ unverified, not ok), shows the critic the evidence rows, and never reviews a cha
 import pytest
 
 from agents import AgentSettings, ChainSettings, CriticSettings, ask
-from agents.critic import parse_verdict, trace_text
+from agents.planners.critic import parse_verdict, trace_text
 from tests.planner_fakes import CRITIC, ScriptedChat, act, finish, make_ctx, when_tool
 
 

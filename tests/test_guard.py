@@ -1,5 +1,5 @@
-"""The SQL guard: every hostile query is refused (by the checker, and by the locked connection on its
-own), every analyst query runs, on a real DuckDB memory that stays unchanged."""
+"""The SQL guard: every hostile query is refused (by the checker, and by the sandbox's locked instance
+on its own), every analyst query runs, on a real DuckDB memory that stays unchanged."""
 
 import re
 import threading
@@ -17,9 +17,11 @@ from agents.guard import (
     builtin_functions,
     guarded,
     is_denied_function,
-    release_guarded,
 )
 from memory import open_memory
+from queries.errors import QueryError
+from queries.readonly import ReadOnlyError
+from queries.sandbox import Sandbox, release_sandbox
 from tests.test_tools_memory import INJECTION, build_memory
 
 DATA = Path(__file__).parent / "data"
@@ -125,26 +127,34 @@ def test_tree_layer_alone_rejects(sql: str, message: str) -> None:
         guard._check_tree(guard._parse(sql))
 
 
-def test_the_locked_connection_refuses_on_its_own(runner: GuardedSQL) -> None:
-    # Bypass the checker: the connection itself must still refuse files, writes and settings.
-    cur = runner._con.cursor()
-    cur.execute("USE vidmem")
-    for sql in [
-        "SELECT * FROM read_csv('/etc/passwd')",
-        "SELECT * FROM '/etc/passwd'",
-        "ATTACH '/tmp/vidmem-evil.duckdb' AS evil",
-        "COPY (SELECT 1) TO '/tmp/vidmem-evil.csv'",
-        "INSTALL httpfs",
-        "LOAD httpfs",
-        "DROP TABLE tracks",
-        "DELETE FROM tracks",
-        "SET enable_external_access = true",
-        "SET lock_configuration = false",
-    ]:
-        with pytest.raises(duckdb.Error):
-            cur.execute(sql)
-    cur.close()
+@pytest.mark.parametrize(
+    ("sql", "refusal"),
+    [
+        ("SELECT * FROM read_csv('/etc/passwd')", ReadOnlyError),
+        ("SELECT * FROM '/etc/passwd'", QueryError),
+        ("ATTACH '/tmp/vidmem-evil.duckdb' AS evil", ReadOnlyError),
+        ("COPY (SELECT 1) TO '/tmp/vidmem-evil.csv'", ReadOnlyError),
+        ("INSTALL httpfs", ReadOnlyError),
+        ("LOAD httpfs", ReadOnlyError),
+        ("DROP TABLE tracks", QueryError),
+        ("DELETE FROM tracks", QueryError),
+        ("CREATE TABLE stolen AS SELECT * FROM tracks", QueryError),
+        ("SET enable_external_access = true", QueryError),
+        ("SET lock_configuration = false", QueryError),
+    ],
+)
+def test_the_sandbox_refuses_on_its_own(runner: GuardedSQL, sql: str, refusal: type[QueryError]) -> None:
+    # Bypass the checker: the sandbox's locked instance must still refuse files, writes and settings.
+    with pytest.raises(refusal) as info:
+        runner.sandbox.run(sql)
+    if refusal is ReadOnlyError:
+        assert "not allowed: Permission Error" in str(info.value)
+    elif sql.startswith(("DROP", "DELETE", "CREATE")):
+        assert "read-only mode" in str(info.value)
+    elif sql.startswith("SET"):
+        assert "the configuration has been locked" in str(info.value)
     assert not Path("/tmp/vidmem-evil.csv").exists()
+    assert runner.sandbox.run("SELECT 1 AS ok").rows == ((1,),)  # the sandbox still works
 
 
 def test_analyst_connection_keeps_its_settings(agent_memory: Path, runner: GuardedSQL) -> None:
@@ -247,7 +257,7 @@ def test_release_lets_the_same_process_write_again(tmp_path: Path) -> None:
     path = Path(build_memory(tmp_path / "r.duckdb"))
     with open_memory(path, read_only=True) as mem:
         assert guarded(mem).run("SELECT count(*) FROM tracks").rows == ((4,),)
-        release_guarded(mem)
+        release_sandbox(mem)
     with open_memory(path) as writable:  # no "file handle conflict" with the released attachment
         assert writable.table_counts()["tracks"] == 4
 
@@ -255,7 +265,9 @@ def test_release_lets_the_same_process_write_again(tmp_path: Path) -> None:
 def test_writable_memory_in_process_is_a_clear_error(tmp_path: Path) -> None:
     path = Path(build_memory(tmp_path / "w.duckdb"))
     with open_memory(path) as mem, pytest.raises(AgentError, match="read_only=True"):
-        GuardedSQL(mem)
+        guarded(mem)
+    with open_memory(path) as mem, pytest.raises(QueryError, match="read_only=True"):
+        Sandbox(mem)
 
 
 def test_library_views_and_macros_are_allowed(agent_memory: Path) -> None:
@@ -265,12 +277,12 @@ def test_library_views_and_macros_are_allowed(agent_memory: Path) -> None:
         con.execute("CREATE TEMP MACRO span_s(a, b) AS b - a")
 
     with open_memory(agent_memory, read_only=True) as mem:
-        runner = GuardedSQL(mem, install_library=install)
+        runner = GuardedSQL(Sandbox(mem, install_library=install))
         assert {"people"} <= runner.library_views and {"visible_at", "span_s"} <= runner.library_functions
         assert runner.run("SELECT count(*) FROM people").rows == ((3,),)
         assert runner.run("SELECT count(*) FROM visible_at(5.5)").rows == ((4,),)
         assert runner.run("SELECT max(span_s(first_s, last_s)) FROM people").rows[0][0] == pytest.approx(11.5)
-        runner.close()
+        runner.sandbox.close()
 
 
 @pytest.mark.parametrize("name", ["read_csv", "READ_PARQUET", "sqlite_scan", "getenv", "current_setting", "query"])
@@ -287,11 +299,9 @@ def test_ducklake_memory_runs_locked(tmp_path: Path) -> None:
     uri = f"ducklake:sqlite:{tmp_path / 'lake.sqlite'}"
     build_memory(uri)
     with open_memory(uri, read_only=True) as mem:
-        runner = GuardedSQL(mem)
+        runner = guarded(mem)
         assert runner.run("SELECT count(*) FROM tracks WHERE category = 'person'").rows == ((3,),)
         with pytest.raises(GuardError):
             runner.run("SELECT * FROM read_csv('/etc/passwd')")
-        cur = runner._con.cursor()
-        with pytest.raises(duckdb.Error):  # the lock holds without the checker too
-            cur.execute("SELECT * FROM read_csv('/etc/passwd')")
-        runner.close()
+        with pytest.raises(ReadOnlyError):  # the lock holds without the checker too
+            runner.sandbox.run("SELECT * FROM read_csv('/etc/passwd')")

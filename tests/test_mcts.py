@@ -6,9 +6,9 @@ import math
 import pytest
 
 from agents import AgentSettings, ChainSettings, ChoiceSettings, MctsSettings, SearchTree, ask
-from agents.consensus import group_answers, same_answer, support
 from agents.llm import Message
-from agents.mcts import backpropagate, decayed_reward, expandable, expansion_note, selection_probabilities
+from agents.planners.consensus import group_answers, same_answer, support
+from agents.planners.mcts import backpropagate, decayed_reward, expandable, expansion_note, selection_probabilities
 from agents.steps import Evidence, Observation, Step
 from agents.trace import Node
 from tests.planner_fakes import SUMMARY, ScriptedChat, act, finish, make_ctx, when_tool

@@ -183,12 +183,12 @@ def test_duckdb_catalog_carries_the_comments_too(tmp_path: Path) -> None:
 
 
 def test_one_attach_statement_opens_a_lake_under_a_quoted_folder(tmp_path: Path) -> None:
-    """The store, the SQLAlchemy engine and the agents' guard all attach through memory.attach_sql."""
+    """The store, the SQLAlchemy engine and the sandbox all attach through memory.attach_sql."""
     import sqlalchemy
 
-    from agents.guard import GuardedSQL
     from memory import attach_sql, parse_uri
     from queries.connect import sqlalchemy_engine
+    from queries.sandbox import Sandbox
 
     folder = tmp_path / "it's here"
     uri = f"ducklake:sqlite:{folder / 'cat.sqlite'}"
@@ -196,9 +196,9 @@ def test_one_attach_statement_opens_a_lake_under_a_quoted_folder(tmp_path: Path)
         mem.write_video(_rows("v1", 3))
     with open_memory(uri, read_only=True) as mem:
         assert mem.table_counts()["transcript"] == 3
-        runner = GuardedSQL(mem)
-        assert runner.run("SELECT count(*) FROM transcript").rows == ((3,),)
-        runner.close()
+        sandbox = Sandbox(mem)
+        assert sandbox.run("SELECT count(*) FROM transcript").rows == ((3,),)
+        sandbox.close()
     engine = sqlalchemy_engine(uri)
     with engine.connect() as con:
         assert con.execute(sqlalchemy.text("SELECT count(*) FROM transcript")).scalar() == 3

@@ -5,8 +5,8 @@ import pytest
 
 from agents import AgentSettings, ChainSettings, ChoiceSettings, Strategy, StrategySettings, ask
 from agents.llm import Message
+from agents.planners.strategies import parse_winners
 from agents.steps import Observation
-from agents.strategies import parse_winners
 from tests.planner_fakes import STRATEGY_CRITIC, SUMMARY, FakeTool, ScriptedChat, finish, make_ctx
 
 TOOLS = [

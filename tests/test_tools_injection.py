@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from agents.guard import GuardedSQL
+from agents.guard import guarded
 from agents.llm import Completion, Message
 from agents.tools import TOOLS, ToolContext
 from memory import Memory, open_memory
+from queries.errors import QueryError
 from tests.test_tools_memory import build_memory
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -97,13 +98,9 @@ def test_an_obedient_model_cannot_drop_the_table(injected_memory: Path, memory: 
     refusals = [m.content for m in llm.prompts[-1] if m.role == "user"][1:]
     assert any("DROP statement" in r for r in refusals) and any("exactly one statement" in r for r in refusals)
     assert _state(injected_memory) == before
-    # The connection under the guard refuses on its own too.
-    runner = GuardedSQL(memory)
-    cur = runner._con.cursor()
-    cur.execute("USE vidmem")
-    with pytest.raises(Exception, match="read-only"):
-        cur.execute("DROP TABLE tracks")
-    runner.close()
+    # The sandbox under the guard refuses on its own too.
+    with pytest.raises(QueryError, match="read-only"):
+        guarded(memory).sandbox.run("DROP TABLE tracks")
     assert _state(injected_memory) == before
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import queries
 from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
-from agents.planner import AgentSettings
+from agents.planners import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
 from ingest.encoders import ClipTextEncoder, TextEncoder

@@ -13,7 +13,7 @@ from agents.evaluation.questions import Question
 from agents.evaluation.report import Record, Report
 from agents.evaluation.scoring import score
 from agents.llm import ChatModel
-from agents.planner import AgentSettings
+from agents.planners import AgentSettings
 from agents.tools.base import ToolContext
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from string import Template
 from typing import Any, ClassVar, Literal
 
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
-from agents.guard import GuardedSQL, QueryResult, guarded
+from agents.guard import GuardedSQL, guarded
 from agents.llm import Message
 from agents.parsing import extract_sql
 from agents.prompts import load_yaml, render
@@ -33,6 +33,7 @@ from agents.steps import Evidence, Observation
 from agents.tools.base import Tool, ToolContext, ToolInput, takes
 from agents.tools.format import DATA_RULE, evidence_from_rows, quote_data, rows_text
 from memory import describe_schema, metadata
+from queries.sandbox import QueryResult
 
 __all__ = ["SqlExample", "SqlSubAgent", "SubAgentSettings", "SubTask", "library_text", "render_example_sql"]
 

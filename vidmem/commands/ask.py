@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from agents.answer import ask
-from agents.planner import PLANNER_NAMES
+from agents.planners import PLANNER_NAMES
 from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, add_budget_args, add_memory_arg, budget_values
 from vidmem.compose import agent_settings, resolve_video, tool_context

@@ -18,7 +18,7 @@ from agents.evaluation import (
     select,
 )
 from agents.evaluation.questions import Question
-from agents.planner import PLANNER_NAMES
+from agents.planners import PLANNER_NAMES
 from ingest import Pipeline
 from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg, budget_values, positive_int

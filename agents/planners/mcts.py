@@ -33,10 +33,10 @@ from functools import partial
 
 from agents.chain import Chain, ChainSettings, PlanResult
 from agents.choices import normalize_answer
-from agents.consensus import agree, merge, vote
-from agents.critic import CriticSettings, review
 from agents.errors import AgentError
-from agents.planner_base import BasePlanner, answered
+from agents.planners.base import BasePlanner, answered
+from agents.planners.consensus import agree, merge, vote
+from agents.planners.critic import CriticSettings, review
 from agents.prompts import render
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree

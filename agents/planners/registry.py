@@ -1,8 +1,8 @@
 """The planner interface and the ordered registry of planners.
 
 A planner answers one question over a tool set and returns the tree it searched. Adding one is a
-new module with a `BasePlanner` subclass like these and one line in `PLANNERS` (plus its settings
-field in `AgentSettings`, named like the planner).
+new module in agents/planners/ with a `BasePlanner` subclass like these and one line in `PLANNERS`
+(plus its settings field in `AgentSettings`, named like the planner).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Any, ClassVar, Protocol
 
 from agents.chain import PlanResult
 from agents.choices import ChoiceSettings
-from agents.critic import CriticPlanner, CriticSettings
 from agents.errors import AgentError
-from agents.mcts import MctsPlanner, MctsSettings
-from agents.planner_base import BasePlanner
-from agents.react import ReactPlanner, ReactSettings
-from agents.self_consistency import SelfConsistencyPlanner, SelfConsistencySettings
-from agents.strategies import StrategyPlanner, StrategySettings
+from agents.planners.base import BasePlanner
+from agents.planners.critic import CriticPlanner, CriticSettings
+from agents.planners.mcts import MctsPlanner, MctsSettings
+from agents.planners.react import ReactPlanner, ReactSettings
+from agents.planners.self_consistency import SelfConsistencyPlanner, SelfConsistencySettings
+from agents.planners.strategies import StrategyPlanner, StrategySettings
 from agents.tools.base import Tool, ToolContext
 
 

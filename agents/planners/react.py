@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.chain import Chain, ChainSettings, PlanResult
-from agents.planner_base import BasePlanner, answered
+from agents.planners.base import BasePlanner, answered
 from agents.tools.base import Tool, ToolContext
 from agents.trace import SearchTree
 

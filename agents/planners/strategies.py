@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.chain import Chain, ChainSettings, PlanResult, call, planner_step
-from agents.consensus import summarize, vote
-from agents.critic import trace_text
 from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields
-from agents.planner_base import BasePlanner
+from agents.planners.base import BasePlanner
+from agents.planners.consensus import summarize, vote
+from agents.planners.critic import trace_text
 from agents.prompts import prompt
 from agents.tools.base import Tool, ToolContext
 from agents.tools.registry import SQL_TOOLS, VIDEO_TOOLS, VISION_TOOLS

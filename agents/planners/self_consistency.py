@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from agents.chain import Chain, ChainSettings, PlanResult
-from agents.consensus import agree, merge, vote
 from agents.errors import AgentError
-from agents.planner_base import BasePlanner
+from agents.planners.base import BasePlanner
+from agents.planners.consensus import agree, merge, vote
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 

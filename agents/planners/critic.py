@@ -27,7 +27,7 @@ from agents.chain import (
 from agents.errors import AgentError
 from agents.llm import Message
 from agents.parsing import parse_fields, parse_yes_no
-from agents.planner_base import BasePlanner, answered
+from agents.planners.base import BasePlanner, answered
 from agents.prompts import prompt
 from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext

@@ -1,0 +1,330 @@
+"""The sandbox: one query over a memory on its own locked-down DuckDB instance, under row, byte,
+time and memory limits.
+
+For SQL nobody has read (a model's, a web page's): the caller checks it first (the agents' SQL guard,
+`agents.guard.SQLGuard`, allows one read-only SELECT over known tables and functions); the
+sandbox is the floor under that check, and it bounds what an allowed query may cost:
+
+- The memory's file (or DuckLake catalog) is attached READ_ONLY to a private in-memory instance
+  and locked down (`queries.lockdown`): external access and Python replacement scans off, the
+  configuration locked, `memory_limit` set and one thread. The analyst's connections (`vidmem sql`,
+  `Memory.con`) are separate instances and keep their settings.
+- The query library's views and macros are created there as TEMP objects (`queries.library`).
+- A row cap and a byte cap: results are streamed as Arrow batches and measured before they become
+  Python objects. A time limit and a bound on the process's memory growth: a watchdog thread
+  interrupts the query.
+
+    box = shared_sandbox(memory)                 # one per open memory, cached
+    result = box.run("SELECT count(*) AS n FROM tracks", max_rows=50, timeout_s=5)
+    result.columns, result.rows, result.truncated, result.truncated_by, result.seconds
+
+Failures are `QueryError`s whose messages say what to do (they are shown to models as they are);
+what the locked instance itself refuses is a `ReadOnlyError`.
+bench/guard_rss.py measures the process's peak memory under hostile and heavy queries.
+"""
+
+import contextlib
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from memory import Memory, load_extension
+from queries.errors import ParameterError, QueryError
+from queries.library import install
+from queries.lockdown import attach_memory, lock_down
+from queries.pylist import to_pylist
+from queries.readonly import ReadOnlyError
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ROWS",
+    "DEFAULT_MEMORY_LIMIT",
+    "DEFAULT_TIMEOUT_S",
+    "LibraryInstaller",
+    "QueryResult",
+    "Sandbox",
+    "release_sandbox",
+    "shared_sandbox",
+]
+
+DEFAULT_MAX_ROWS = 200
+#: Bytes of a result (as Arrow holds it) a query may return: rows past it are left out.
+DEFAULT_MAX_BYTES = 1_000_000
+DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_MEMORY_LIMIT = "1GB"
+
+_FILE_HINT = "only the memory's tables can be queried; files, URLs and other databases cannot be read"
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """Rows of one sandboxed query: at most the row cap, `truncated` when more existed."""
+
+    sql: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    truncated: bool
+    seconds: float
+    truncated_by: str = ""  # 'rows' or 'bytes': which cap left rows out
+    nbytes: int = 0  # size of the rows returned, as Arrow held them
+
+    def dicts(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+#: Called with the sandbox's connection before it is locked, to create the analyst library's views
+#: and macros (TEMP objects: the memory is attached read-only). Defaults to `queries.library.install`.
+LibraryInstaller = Callable[[duckdb.DuckDBPyConnection], object]
+
+_CATALOG = "vidmem"
+_BASE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+class Sandbox:
+    """A locked-down DuckDB instance over one memory, running one query at a time within limits.
+
+    Opened read-only by attaching the memory's file (or DuckLake catalog) to a private in-memory
+    instance, so that switching external access off and locking the configuration touch nothing
+    else in the process. Thread-safe: queries run one at a time. Raises QueryError when the memory
+    cannot be attached (open for writing in this process, most often).
+    """
+
+    def __init__(
+        self,
+        memory: Memory,
+        *,
+        install_library: LibraryInstaller | None = install,
+        memory_limit: str = DEFAULT_MEMORY_LIMIT,
+    ) -> None:
+        self.uri = memory.uri  # not the Memory itself: `shared_sandbox` caches by weak reference to it
+        #: The watchdog's bound on the process's growth during a query (DuckDB's memory_limit
+        #: leaves out strings built in vectors and results on their way out).
+        self.memory_bytes = _bytes(memory_limit)
+        con = duckdb.connect(":memory:", config=dict(_BASE_CONFIG))
+        try:
+            attach_memory(con, memory.uri, _CATALOG)
+            for ext in ("fts", "vss"):  # search helpers the library may use; optional
+                load_extension(con, ext)
+            if install_library is not None:
+                # Library objects go to the private in-memory catalog (the memory is read-only);
+                # their bodies name memory tables unqualified.
+                con.execute(f"USE memory; SET search_path = 'memory.main,{_CATALOG}.main'")
+                install_library(con)
+            # Memory tables first; a CREATE that slipped through would hit the read-only memory.
+            con.execute(f"SET search_path = '{_CATALOG}.main,memory.main'")
+            # Every view and macro now visible: the library's, wherever it was installed (in the memory
+            # file by a writable open, or here), and any an analyst stored in the memory.
+            self.library_views, self.library_functions = _catalog_names(con)
+            # One thread: one vector of 2048 values in flight at a time, so that a query whose values
+            # grow (replace() with a long replacement) overshoots the watchdog by one vector, not two.
+            lock_down(con, memory.uri, memory_limit=memory_limit, threads=1)
+        except BaseException:
+            con.close()
+            raise
+        # One connection, one query at a time: TEMP library objects live on this connection only,
+        # and sandboxed queries are short (they have a time limit).
+        self._con = con
+        self._con_lock = threading.Lock()
+
+    def run(
+        self,
+        sql: str,
+        *,
+        max_rows: int = DEFAULT_MAX_ROWS,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> QueryResult:
+        """Run `sql` (checked by the caller), return at most `max_rows` rows and `max_bytes` bytes.
+        Raises ReadOnlyError when the locked instance refuses it and QueryError when it fails, runs
+        past `timeout_s`, outgrows the memory limit or its first row alone is over `max_bytes`."""
+        if max_rows < 1 or timeout_s <= 0 or max_bytes < 1:
+            raise ValueError(f"max_rows, max_bytes must be >= 1 and timeout_s > 0, got {max_rows}, {max_bytes}, "
+                             f"{timeout_s}")  # fmt: skip
+        with self._con_lock:
+            con = self._con
+            watchdog = _Watchdog(con, timeout_s, self.memory_bytes)
+            start = time.perf_counter()
+            try:
+                watchdog.start()
+                con.execute(sql)
+                columns = tuple(d[0] for d in con.description or ())
+                # Streamed in small Arrow batches, measured before any row becomes Python objects:
+                # the row and byte caps hold however big the result.
+                taken = _capped_rows(con.to_arrow_reader(_BATCH_ROWS), max_rows, max_bytes)
+            except (duckdb.InterruptException, _Interrupted):
+                if watchdog.reason == "memory":
+                    raise QueryError(
+                        f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
+                        "filter with WHERE, aggregate in SQL, or select shorter values",
+                        sql=sql,
+                    ) from None
+                raise QueryError(
+                    f"the query ran longer than {timeout_s:g} s and was stopped: filter with WHERE (video_id, "
+                    "times), aggregate in SQL, or avoid joining detections to itself",
+                    sql=sql,
+                ) from None
+            except duckdb.PermissionException as exc:
+                raise ReadOnlyError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}", sql=sql) from None
+            except duckdb.Error as exc:
+                raise QueryError(_first_lines(str(exc)), sql=sql) from None
+            finally:
+                watchdog.stop()
+                with contextlib.suppress(duckdb.Error):
+                    con.execute("SELECT 1").fetchall()  # drop what is left of a streamed result
+        rows, truncated_by, nbytes = taken
+        if truncated_by == "bytes" and not rows:
+            raise QueryError(
+                f"one row of the result is over {max_bytes:,} bytes: select fewer or shorter columns "
+                "(e.g. left(text, 200)), or aggregate in SQL",
+                sql=sql,
+            )
+        return QueryResult(
+            sql=sql,
+            columns=columns,
+            rows=rows,
+            truncated=bool(truncated_by),
+            seconds=time.perf_counter() - start,
+            truncated_by=truncated_by,
+            nbytes=nbytes,
+        )
+
+    def close(self) -> None:
+        with self._con_lock:
+            self._con.close()
+
+
+_BATCH_ROWS = 16
+_WATCH_EVERY_S = 0.02
+
+
+def _bytes(size: str) -> int:
+    """'1GB' -> bytes (the units DuckDB's memory_limit takes)."""
+    text = size.strip().upper().replace(" ", "").removesuffix("B").removesuffix("I")
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    try:
+        return int(float(text[:-1]) * scale[text[-1]]) if text and text[-1] in scale else int(float(text))
+    except ValueError:
+        raise ParameterError(f"memory_limit {size!r}: expected a size such as '1GB' or '512MB'") from None
+
+
+def _rss() -> int | None:
+    """This process's resident memory in bytes (Linux), or None where /proc is not there."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class _Watchdog:
+    """Interrupts the query on `con` when it runs past `timeout_s`, or when this process's RSS grows
+    more than `memory_bytes` past what it was when the query started; `reason` says which."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, timeout_s: float, memory_bytes: int) -> None:
+        self.reason = ""
+        self._con = con
+        self._deadline = time.monotonic() + timeout_s
+        start = _rss()
+        self._cap = None if start is None else start + memory_bytes
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="sandbox-watchdog", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(_WATCH_EVERY_S):
+            if time.monotonic() >= self._deadline:
+                self.reason = "time"
+            elif self._cap is not None and (_rss() or 0) > self._cap:
+                self.reason = "memory"
+            else:
+                continue
+            self._con.interrupt()
+            return
+
+
+class _Interrupted(Exception):
+    """The time limit stopped the query while its Arrow stream was read."""
+
+
+def _capped_rows(
+    reader: Any, max_rows: int, max_bytes: int
+) -> tuple[tuple[tuple[Any, ...], ...], str, int]:
+    """Rows from an Arrow stream up to `max_rows` rows and `max_bytes` bytes; which cap cut it
+    ('rows', 'bytes' or ''), and the bytes kept. Each row is measured as Arrow holds it."""
+    rows: list[tuple[Any, ...]] = []
+    total = 0
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return tuple(rows), "", total
+        except Exception as exc:  # the stream surfaces DuckDB's interrupt as its own error
+            if "interrupt" in str(exc).lower():
+                raise _Interrupted() from exc
+            raise duckdb.Error(str(exc)) from exc
+        for i in range(batch.num_rows):
+            if len(rows) == max_rows:
+                return tuple(rows), "rows", total
+            row = batch.slice(i, 1)
+            if total + row.nbytes > max_bytes:
+                return tuple(rows), "bytes", total
+            total += row.nbytes
+            rows.append(tuple(to_pylist(column)[0] for column in row.columns))  # 'infinity' dates as text
+
+
+def _first_lines(message: str, lines: int = 4, chars: int = 600) -> str:
+    text = "\n".join(message.strip().splitlines()[:lines])
+    return text if len(text) <= chars else text[:chars] + "..."
+
+
+def _catalog_names(con: duckdb.DuckDBPyConnection) -> tuple[frozenset[str], frozenset[str]]:
+    """The views and the functions (scalar, aggregate, macros) not built in: the library's and any
+    stored in the memory."""
+    views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()
+    functions = con.execute(
+        "SELECT DISTINCT lower(function_name) FROM duckdb_functions() "
+        "WHERE function_type IN ('scalar', 'aggregate', 'macro', 'table_macro') AND NOT internal"
+    ).fetchall()
+    return frozenset(r[0].lower() for r in views), frozenset(r[0] for r in functions)
+
+
+_SANDBOXES: "weakref.WeakKeyDictionary[Memory, Sandbox]" = weakref.WeakKeyDictionary()
+_SANDBOXES_LOCK = threading.Lock()
+
+
+def shared_sandbox(memory: Memory) -> Sandbox:
+    """The Sandbox of an open memory, created on first use and reused while the memory lives.
+
+    It holds its own read-only attachment of the memory's file, released when the memory closes
+    (or by `release_sandbox(memory)`): DuckDB allows one attachment per file in a process.
+    """
+    with _SANDBOXES_LOCK:
+        box = _SANDBOXES.get(memory)
+        if box is None:
+            box = _SANDBOXES[memory] = Sandbox(memory)
+            # Its read-only attachment of the file must not outlive the memory.
+            memory.on_close(lambda: release_sandbox(memory))
+        return box
+
+
+def release_sandbox(memory: Memory) -> None:
+    """Close the shared Sandbox of `memory`, if any (it is created again on next use)."""
+    with _SANDBOXES_LOCK:
+        box = _SANDBOXES.pop(memory, None)
+    if box is not None:
+        box.close()
