@@ -47,6 +47,24 @@ def _thread_cursor(memory: Memory) -> duckdb.DuckDBPyConnection:
     return cur
 
 
-def duckdb_message(exc: duckdb.Error) -> str:
-    """DuckDB's message without blank lines (its caret lines kept: they point at the error)."""
-    return "\n".join(line for line in str(exc).strip().splitlines() if line.strip())
+#: What to do when a query runs out of memory, in place of DuckDB's advice: its "Possible solutions"
+#: are settings (SET threads, memory_limit), which the read-only sessions lock.
+OUT_OF_MEMORY_HINT = (
+    "the query needs more memory than this session may use: filter with WHERE (video_id, times), "
+    "aggregate in SQL, select fewer or shorter columns, or avoid joining detections to itself"
+)
+
+
+def duckdb_message(exc: duckdb.Error | str) -> str:
+    r"""DuckDB's message without blank lines (its caret lines kept: they point at the error); an
+    out-of-memory error with advice a locked session can follow instead of DuckDB's settings.
+
+    >>> oom = "Out of Memory Error: failed to allocate 16.0 MiB\n\nPossible solutions:\n* (SET threads=X)\n"
+    >>> print(duckdb_message(oom))  # doctest: +ELLIPSIS
+    Out of Memory Error: failed to allocate 16.0 MiB
+    the query needs more memory than this session may use: filter with WHERE (video_id, times), ...
+    """
+    text = str(exc).strip()
+    if text.startswith("Out of Memory Error") and "Possible solutions" in text:
+        text = text[: text.index("Possible solutions")].rstrip() + "\n" + OUT_OF_MEMORY_HINT
+    return "\n".join(line for line in text.splitlines() if line.strip())

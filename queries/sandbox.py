@@ -40,6 +40,7 @@ from queries.library import install
 from queries.lockdown import attach_memory, lock_down
 from queries.pylist import to_pylist
 from queries.readonly import ReadOnlyError
+from queries.run import duckdb_message
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -172,7 +173,7 @@ class Sandbox:
             except duckdb.PermissionException as exc:
                 raise ReadOnlyError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}", sql=sql) from None
             except duckdb.Error as exc:
-                raise QueryError(_first_lines(str(exc)), sql=sql) from None
+                raise QueryError(_first_lines(duckdb_message(exc)), sql=sql) from None
             finally:
                 watchdog.stop()
                 with contextlib.suppress(duckdb.Error):

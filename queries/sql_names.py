@@ -1,4 +1,5 @@
-"""What a SELECT names, as DuckDB itself parses it: functions, table functions and tables.
+"""What SQL text is, as DuckDB itself parses it: its statements (their kind, and the kind as the
+user wrote it), and what a SELECT names: functions, table functions and tables.
 
 Checks that allow or refuse SQL by the functions and tables it uses (`queries.readonly`, the
 agents' guard) read them from DuckDB's own parse tree (`json_serialize_sql`), not from a second
@@ -11,13 +12,15 @@ parser's idea of DuckDB: the names are exactly the ones DuckDB would bind.
 
 import functools
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
 
-__all__ = ["READS_FILES_TO_PARSE", "ParseError", "StatementNames", "TableRef", "split_statements", "statement_names"]
+__all__ = ["READS_FILES_TO_PARSE", "ParseError", "ReadsFilesError", "Statement", "StatementNames", "TableRef",
+           "builtin_function_names", "split_statements", "statement_names"]
 
 READS_FILES_TO_PARSE = (
     "this statement reads files just to be parsed (IMPORT DATABASE runs the files of a folder): "
@@ -26,7 +29,42 @@ READS_FILES_TO_PARSE = (
 
 
 class ParseError(ValueError):
-    """DuckDB could not parse the text as one SELECT; the message is DuckDB's."""
+    """DuckDB could not parse the text (as one SELECT, for `statement_names`); the message is DuckDB's."""
+
+
+class ReadsFilesError(ParseError):
+    """Parsing the text would read files (IMPORT DATABASE reads a folder's SQL while splitting)."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of SQL text: DuckDB's kind ('SELECT', 'INSERT', 'VACUUM', '???'...), its text,
+    and its kind as the user wrote it (its leading keywords: 'ANALYZE', 'UPDATE EXTENSIONS',
+    'PRAGMA'), which is what a message should name: DuckDB files ANALYZE under VACUUM, has no name for
+    UPDATE EXTENSIONS and rewrites PRAGMA and SHOW into SELECTs.
+
+    >>> [(s.kind, s.written) for s in split_statements("ANALYZE; UPDATE EXTENSIONS; with t as (select 1) from t")]
+    [('VACUUM', 'ANALYZE'), ('???', 'UPDATE EXTENSIONS'), ('SELECT', 'WITH')]
+    >>> [(s.kind, s.written, s.text) for s in split_statements("pragma version")]
+    [('SELECT', 'PRAGMA', 'SELECT * FROM pragma_version();')]
+    """
+
+    kind: str
+    text: str
+    written: str
+
+
+#: Keywords whose next word belongs to the statement's name.
+_TWO_WORDS = frozenset({"UPDATE EXTENSIONS", "FORCE CHECKPOINT", "EXPORT DATABASE", "IMPORT DATABASE", "COPY FROM"})
+
+
+def _written(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/|--[^\n]*", " ", text, flags=re.DOTALL)  # comments before the first keyword
+    words = re.findall(r"[A-Za-z_]+|\(", text)[:2]
+    if not words:
+        return "empty"
+    pair = " ".join(words).upper()
+    return pair if pair in _TWO_WORDS else words[0].upper()
 
 
 @dataclass(frozen=True)
@@ -63,23 +101,42 @@ def _parser() -> tuple[duckdb.DuckDBPyConnection, threading.Lock]:
     return duckdb.connect(":memory:", config=config), threading.Lock()
 
 
-def split_statements(sql: str) -> list[Any]:
-    """DuckDB's own split of `sql` into statements (each with `.query` and `.type`), on the private
-    parser instance: `duckdb.extract_statements` uses the process's default connection, which any
-    other code (a notebook, a library, a test) may have left in an aborted transaction.
+def split_statements(sql: str) -> list[Statement]:
+    """DuckDB's own split of `sql` into statements, on the private parser instance:
+    `duckdb.extract_statements` uses the process's default connection, which any other code (a
+    notebook, a library, a test) may have left in an aborted transaction.
 
-    Raises duckdb.Error (its parser's message) when `sql` does not parse, and duckdb.PermissionException
-    when parsing it would read a file (IMPORT DATABASE).
+    Raises ParseError (DuckDB's message, blank lines dropped) when `sql` does not parse, and
+    ReadsFilesError when parsing it would read a file (IMPORT DATABASE).
     """
     con, lock = _parser()
     with lock:
         cur = con.cursor()
         try:
-            return list(cur.extract_statements(sql))
+            found = list(cur.extract_statements(sql))
         except duckdb.PermissionException:
-            raise duckdb.PermissionException(READS_FILES_TO_PARSE) from None
+            raise ReadsFilesError(READS_FILES_TO_PARSE) from None
+        except duckdb.Error as exc:
+            raise ParseError("\n".join(line for line in str(exc).strip().splitlines() if line.strip())) from None
         finally:
             cur.close()
+    # DuckDB hands back some statements rewritten (PRAGMA version -> SELECT * FROM pragma_version()):
+    # a lone statement is named from the text as given
+    return [Statement(s.type.name, s.query.strip(), _written(sql if len(found) == 1 else s.query)) for s in found]
+
+
+@functools.cache
+def builtin_function_names() -> frozenset[str]:
+    """DuckDB's built-in scalar, aggregate and macro functions (lower case), from a bare instance."""
+    con = duckdb.connect(":memory:", config={"autoload_known_extensions": False})
+    try:
+        rows = con.execute(
+            "SELECT DISTINCT lower(function_name) FROM duckdb_functions() "
+            "WHERE function_type IN ('scalar', 'aggregate', 'macro')"
+        ).fetchall()
+    finally:
+        con.close()
+    return frozenset(str(r[0]) for r in rows)
 
 
 def _serialized(sql: str) -> tuple[Any, ...] | None:
