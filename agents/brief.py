@@ -3,7 +3,7 @@
 answer used added to its evidence.
 
 >>> brief = build_brief("When is the train mentioned?", ctx)          # doctest: +SKIP
->>> ctx = with_brief(ctx, brief, max_tokens=600)                      # every chain's first message
+>>> ctx = with_brief(ctx, brief, max_tokens=600)                      # doctest: +SKIP
 >>> brief_evidence(brief, "At 1.6 s to 4.9 s.", None, max_tokens=600)  # doctest: +SKIP
 """
 

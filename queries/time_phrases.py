@@ -283,6 +283,7 @@ def time_windows(
     [(9.0, 20.0)]
     """
     text = number_words_to_digits(question)
+    duration_s = float(duration_s) if duration_s is not None else None  # windows hold floats, even from an int
     found: list[tuple[int, TimeWindow]] = []
     for pos, phrase, start, end, at in _event_windows(text, duration_s, events or {}):
         found.append((pos, _window(start, end, at, phrase, duration_s)))
