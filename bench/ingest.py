@@ -134,8 +134,8 @@ def recall_problems(got: dict[str, Any], ref: dict[str, Any]) -> list[str]:
 def _decode_alone(settings: Any, video: Path) -> dict[str, float]:
     """The pipeline's sampling plan decoded with nothing attached, plus the audio load."""
     from ingest import Pipeline, probe
-    from ingest.audio import load_audio
-    from ingest.frames import decode, sampling_plan
+    from ingest.media.audio import load_audio
+    from ingest.media.frames import decode, sampling_plan
 
     info = probe(video)
     pipeline = Pipeline(settings)

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ingest.audio import load_audio
 from ingest.errors import BadVideoError, IngestError
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import decode, sampling_plan
+from ingest.media.audio import load_audio
+from ingest.media.frames import decode, sampling_plan
+from ingest.media.probe import VideoInfo, check_readable, content_hash, path_id, probe
 from ingest.overlap import RoleThreads
-from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import PIPELINE_VERSION, IngestSettings, role_hash_of
 from memory import Memory, RoleRun, RoleState, VideoRecord, VideoRows
 
@@ -61,7 +61,7 @@ class Pipeline:
     """
 
     def __init__(self, settings: IngestSettings | None = None, extractors: Sequence[type[Extractor]] | None = None):
-        from ingest.registry import EXTRACTORS
+        from ingest.roles.registry import EXTRACTORS
 
         self.settings = settings or IngestSettings()
         self.settings_hash = self.settings.settings_hash()
@@ -346,7 +346,7 @@ def _stale_readers(
     (not selected, e.g. `--only tracking --force` with appearance stored): their rows no longer
     describe what is stored, so they are marked skipped with the reason, and the next ingest that
     selects them runs them again (a skipped role always runs again)."""
-    from ingest.registry import EXTRACTORS
+    from ingest.roles.registry import EXTRACTORS
 
     out = []
     for cls in EXTRACTORS:

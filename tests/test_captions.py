@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.captions import Captioner, embedding_similarity, jpeg_data_url, merge_captions, token_overlap
-from ingest.encoders import TextEncoder
+from ingest.models.encoders import TextEncoder
+from ingest.roles.captions import Captioner, embedding_similarity, jpeg_data_url, merge_captions, token_overlap
 from ingest.settings import CaptionSettings
 from memory import open_memory
 from tests.vision_endpoint import VisionServer, vision_server

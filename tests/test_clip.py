@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, encoders
-from ingest.clip import FrameEmbedder
-from ingest.encoders import ClipTextEncoder, load_clip
+from ingest import IngestSettings, Pipeline
 from ingest.errors import RoleUnavailable
-from ingest.frames import sample_indices
+from ingest.media.frames import sample_indices
+from ingest.models import encoders
+from ingest.models.encoders import ClipTextEncoder, load_clip
+from ingest.roles.clip import FrameEmbedder
 from memory import open_memory
 
 ARCH = "ViT-S-32"

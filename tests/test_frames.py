@@ -8,8 +8,8 @@ import pytest
 
 from ingest import IngestSettings, Pipeline
 from ingest.errors import BadVideoError
-from ingest.frames import decode, sampling_plan
-from ingest.probe import probe
+from ingest.media.frames import decode, sampling_plan
+from ingest.media.probe import probe
 from memory import open_memory
 
 

@@ -10,8 +10,8 @@ import jiwer
 import pytest
 
 from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.frames import decode, sample_indices, sampling_plan
-from ingest.probe import probe
+from ingest.media.frames import decode, sample_indices, sampling_plan
+from ingest.media.probe import probe
 from ingest.sources import expand_sources
 from memory import open_memory
 
@@ -175,7 +175,7 @@ def test_frame_times_are_exact_milliseconds(media: dict[str, Path]) -> None:
 
 
 def test_settings_and_registry_name_the_same_roles() -> None:
-    from ingest.registry import EXTRACTORS, ROLE_NAMES
+    from ingest.roles.registry import EXTRACTORS, ROLE_NAMES
     from ingest.settings import role_settings_names
 
     assert tuple(cls.role for cls in EXTRACTORS) == ROLE_NAMES

@@ -24,7 +24,7 @@ from memory import (
 )
 
 if TYPE_CHECKING:
-    from ingest.probe import VideoInfo
+    from ingest.media.probe import VideoInfo
 
 
 def _rows(video_id: str, n_segments: int = 2) -> VideoRows:
@@ -315,7 +315,7 @@ def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path) -> None:
 
 def _stored_videos(path: Path) -> "list[VideoInfo]":
     """The probe facts of each ingested video, as the memory at `path` recorded them."""
-    from ingest.probe import VideoInfo
+    from ingest.media.probe import VideoInfo
 
     with open_memory(path, read_only=True) as mem:
         rows = mem.query("SELECT * FROM videos WHERE status = 'ok'").to_pylist()

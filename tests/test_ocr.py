@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text, resolve_engine
+from ingest.models.weights import package_dir
+from ingest.roles.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text, resolve_engine
 from ingest.settings import OcrSettings
-from ingest.weights import package_dir
 from memory import open_memory
 
 SIGN = (100.0, 20.0, 700.0, 100.0)

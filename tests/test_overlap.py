@@ -14,9 +14,9 @@ import pytest
 
 from ingest import IngestSettings, Pipeline
 from ingest.errors import BadVideoError
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import FrameBatch
-from ingest.registry import EXTRACTORS
+from ingest.media.frames import FrameBatch
+from ingest.roles.extractor import Availability, Extractor, VideoContext
+from ingest.roles.registry import EXTRACTORS
 from memory import open_memory
 
 

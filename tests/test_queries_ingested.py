@@ -38,7 +38,7 @@ def real(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> It
 
 @pytest.fixture(scope="module")
 def encoder() -> Any:
-    from ingest.encoders import TextEncoder
+    from ingest.models.encoders import TextEncoder
 
     return TextEncoder()  # the query side of what ingest stored: same model label
 

@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, encoders
-from ingest.encoders import TextEncoder, resolve_text_model
-from ingest.registry import EXTRACTORS
-from ingest.text_embeddings import TextEmbedder, texts_to_embed
+from ingest import IngestSettings, Pipeline
+from ingest.models import encoders
+from ingest.models.encoders import TextEncoder, resolve_text_model
+from ingest.roles.registry import EXTRACTORS
+from ingest.roles.text_embeddings import TextEmbedder, texts_to_embed
 from memory import open_memory, rows_table
 
 SEARCH = (
@@ -143,7 +144,7 @@ def test_loading_the_model_prints_no_library_progress_bar() -> None:
     import sys
 
     script = (
-        "from ingest.encoders import _load_sentence_model, resolve_text_model\n"
+        "from ingest.models.encoders import _load_sentence_model, resolve_text_model\n"
         "_load_sentence_model(resolve_text_model('all-MiniLM-L6-v2'), 'cpu')\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)

@@ -11,7 +11,7 @@ from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
 from agents.planner import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
-from ingest.encoders import ClipTextEncoder, TextEncoder
+from ingest.models.encoders import ClipTextEncoder, TextEncoder
 from memory import Memory, StoreError
 
 log = logging.getLogger(__name__)
