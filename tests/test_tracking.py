@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from bench.recall import detected, matched, tracking_problems
-from ingest import IngestSettings, Pipeline, SettingsError
+from ingest import IngestSettings, Pipeline, SettingsError, ingest_video
 from ingest.errors import RoleUnavailable
 from ingest.media.frames import sample_indices
 from ingest.media.probe import probe
@@ -165,7 +165,7 @@ def vtest20(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
     settings = IngestSettings().only("tracking", "appearance", "actions")
     pipeline = Pipeline(settings, extractors=[Tracker, AppearanceDescriber, _KeepContext])
     with open_memory(folder / "m.duckdb") as mem:
-        result = pipeline.ingest(clip, mem)
+        result = ingest_video(clip, mem, pipeline)
         assert result.status == "ok", result.error
         tables = {
             name: mem.query_df(f"SELECT * FROM {name} WHERE video_id = ?", [result.video_id])
@@ -203,7 +203,7 @@ def test_motion_skip_keeps_the_people(vtest20: dict[str, Any], tmp_path: Path) -
     settings = IngestSettings().only("tracking")
     every = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, motion_skip=False))
     with open_memory(tmp_path / "every.duckdb") as mem:
-        result = Pipeline(every).ingest(vtest20["clip"], mem)
+        result = ingest_video(vtest20["clip"], mem, every)
         assert result.status == "ok", result.error
         ref_tracks = mem.query_df("SELECT * FROM tracks")
         ref = mem.query_df("SELECT * FROM detections")
