@@ -145,7 +145,7 @@ def build_qset_memory(path: Path, questions: Sequence[BenchQuestion]) -> Path:
 
 def build_memory(path: Path) -> Path:
     """The speech clips ingested with ASR only (once; later runs reuse the file)."""
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, Pipeline, ingest_video
     from memory import open_memory
     from tests.fixtures.make_fixtures import ensure_fixtures
 
@@ -153,7 +153,7 @@ def build_memory(path: Path) -> Path:
     pipeline = Pipeline(IngestSettings().only("asr"))
     with open_memory(path) as mem:
         for name in sorted({q.clip for q in QUESTIONS}):
-            result = pipeline.ingest(media[name], mem)
+            result = ingest_video(media[name], mem, pipeline)
             if result.status == "failed":
                 raise SystemExit(f"could not ingest {name}: {result.error}")
     return path

@@ -142,7 +142,7 @@ def other_roles_checksum(memory: str, added: str) -> str:
     """SHA-256 over every row of every table not written by `added`, and the other roles' provenance."""
     import hashlib
 
-    from ingest.registry import EXTRACTORS
+    from ingest.roles.registry import EXTRACTORS
     from memory import VIDEO_TABLES, open_memory
 
     own = {t for cls in EXTRACTORS if cls.role == added for t in cls.tables}

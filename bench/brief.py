@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     questions = load(args.questions) if args.questions else load()
     encoder = None
     if not args.no_encoder:
-        from ingest.encoders import TextEncoder
+        from ingest.models.encoders import TextEncoder
 
         encoder = TextEncoder()
     misses: list[tuple[dict[str, Any], Brief]] = []

@@ -69,17 +69,17 @@ def _reference_settings(device: str) -> Any:
 
 def _run(settings: Any, video: Path, warmup: Path, workdir: Path) -> dict[str, Any]:
     """Warm a pipeline up on the short clip, then time it on the video."""
-    from ingest import Pipeline
+    from ingest import Pipeline, ingest_video
     from memory import open_memory
 
     t0 = time.perf_counter()
     pipeline = Pipeline(settings)
     with open_memory(workdir / "warmup.duckdb") as mem:
-        pipeline.ingest(warmup, mem, force=True)
+        ingest_video(warmup, mem, pipeline, force=True)
     load_s = time.perf_counter() - t0
     cpu0 = _cpu_s()
     with open_memory(workdir / "bench.duckdb") as mem:
-        result = pipeline.ingest(video, mem, force=True)
+        result = ingest_video(video, mem, pipeline, force=True)
         recall = _recall(mem)
     if result.status == "failed":  # 'skipped': no role of this group could run here (no CLIP weights, no endpoint)
         raise SystemExit(f"{video}: {result.error}")
@@ -134,8 +134,8 @@ def recall_problems(got: dict[str, Any], ref: dict[str, Any]) -> list[str]:
 def _decode_alone(settings: Any, video: Path) -> dict[str, float]:
     """The pipeline's sampling plan decoded with nothing attached, plus the audio load."""
     from ingest import Pipeline, probe
-    from ingest.audio import load_audio
-    from ingest.frames import decode, sampling_plan
+    from ingest.media.audio import load_audio
+    from ingest.media.frames import decode, sampling_plan
 
     info = probe(video)
     pipeline = Pipeline(settings)

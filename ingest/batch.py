@@ -2,7 +2,7 @@
 
 Workers (processes on this machine, or Ray actors on a cluster) each build the model roles once
 and run `Pipeline.extract` on one video at a time, touching no memory. This process is the run's
-only writer: it commits each video's rows with `store()` in one transaction. That split exists
+only writer: its `Writer` commits each video's rows in one transaction. That split exists
 because a DuckDB file has exactly one writing process; it also keeps a DuckLake catalog free of
 competing writers.
 

@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 
 from ingest.errors import IngestError
-from ingest.extractor import Extractor, VideoContext
-from ingest.frames import FrameBatch
+from ingest.media.frames import FrameBatch
+from ingest.roles.extractor import Extractor, VideoContext
 
 log = logging.getLogger(__name__)
 

@@ -1,20 +1,20 @@
-"""The per-video pipeline: probe, one decode pass feeding every role, one atomic write."""
+"""The per-video pipeline: probe, plan which roles run, one decode pass feeding every role; the rows
+it returns are committed in one atomic write by ingest/writer.py."""
 
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 
-from ingest.audio import load_audio
 from ingest.errors import BadVideoError, IngestError
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import decode, sampling_plan
+from ingest.media.audio import load_audio
+from ingest.media.frames import decode, sampling_plan
+from ingest.media.probe import VideoInfo, check_readable, content_hash, path_id, probe
 from ingest.overlap import RoleThreads
-from ingest.probe import VideoInfo, check_readable, content_hash, path_id, probe
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import PIPELINE_VERSION, IngestSettings, role_hash_of
-from memory import Memory, RoleRun, RoleState, VideoRecord, VideoRows
+from memory import RoleRun, RoleState, VideoRecord, VideoRows
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +53,16 @@ StoredRoles = Callable[[str], Mapping[str, RoleState] | None]
 
 
 class Pipeline:
-    """Builds each role's extractor once, then ingests videos one at a time.
+    """Builds each role's extractor once, then plans and extracts videos one at a time; it never
+    writes: a `Writer` (ingest/writer.py) commits what `extract` returns.
 
     >>> pipe = Pipeline(IngestSettings().only("asr"))                 # doctest: +SKIP
-    >>> pipe.ingest("clip.mp4", open_memory("m.duckdb")).status        # doctest: +SKIP
+    >>> pipe.extract("clip.mp4").result.status                        # doctest: +SKIP
     'ok'
     """
 
     def __init__(self, settings: IngestSettings | None = None, extractors: Sequence[type[Extractor]] | None = None):
-        from ingest.registry import EXTRACTORS
+        from ingest.roles.registry import EXTRACTORS
 
         self.settings = settings or IngestSettings()
         self.settings_hash = self.settings.settings_hash()
@@ -78,17 +79,6 @@ class Pipeline:
             else:
                 log.info("role %s skipped: %s", cls.role, avail.detail)  # callers say it once, to the user
         self.role_hashes = {ex.role: self.settings.role_hash(ex.role) for ex in self.extractors}
-
-    def ingest(
-        self, path: str | Path, memory: Memory, *, force: bool = False, progress: Progress | None = None
-    ) -> IngestResult:
-        """Ingest one file into `memory`: the roles that are missing or whose settings changed run,
-        and their rows commit together with their provenance; `force` runs every role again."""
-
-        def stored(video_id: str) -> Mapping[str, RoleState] | None:
-            return memory.role_states(video_id).get(video_id) if memory.stored_video(video_id) else None
-
-        return store(self.extract(path, stored=None if force else stored, progress=progress), memory)
 
     def roles_to_run(
         self, info: VideoInfo, stored: Mapping[str, RoleState] | None
@@ -144,7 +134,7 @@ class Pipeline:
     def extract(
         self, path: str | Path, *, stored: StoredRoles | None = None, progress: Progress | None = None
     ) -> Extraction:
-        """Probe and run the roles this video needs over one file, touching no memory; `store()`
+        """Probe and run the roles this video needs over one file, touching no memory; a `Writer`
         commits the result. Without `stored`, every role runs."""
         started = time.perf_counter()
         path = Path(path).expanduser().resolve()
@@ -264,29 +254,6 @@ class Pipeline:
         return Extraction(result, VideoRows(record))
 
 
-def store(extraction: Extraction, memory: Memory) -> IngestResult:
-    """Commit what `Pipeline.extract` produced: a video's rows in one transaction, or its failure."""
-    rows, result = extraction.rows, extraction.result
-    if rows is None:
-        return result
-    # ingested_at means "committed at": workers may finish well before the writer gets to them.
-    record = replace(rows.record, ingested_at=datetime.now(UTC).replace(tzinfo=None))
-    t0 = time.perf_counter()
-    if record.status == "failed":
-        memory.record_failure(record)
-        return result
-    runs = rows.runs
-    if runs:
-        states = memory.role_states(record.video_id).get(record.video_id)
-        runs += tuple(_stale_readers(states, {r.role for r in runs if r.status == "ok"}, {r.role for r in runs}))
-    memory.write_video(VideoRows(record, rows.tables, runs))
-    if result.status == "skipped":
-        return result  # only how unavailable roles went was recorded
-    write = time.perf_counter() - t0
-    log.info("%s: stored %s in %.1fs", result.path, result.rows, result.seconds + write)
-    return replace(result, seconds=result.seconds + write, stage_seconds={**result.stage_seconds, "write": write})
-
-
 def _content_hash(path: Path) -> str | None:
     """The file's content hash when its bytes can be read, else None."""
     try:
@@ -330,33 +297,3 @@ def _record(
         settings=settings.to_dict(),
         ingest_seconds=seconds,
     )
-
-
-def ingest_video(
-    path: str | Path, memory: Memory, settings: IngestSettings | None = None, *, force: bool = False
-) -> IngestResult:
-    """Ingest one video with a one-off pipeline (build a `Pipeline` to reuse models across videos)."""
-    return Pipeline(settings).ingest(path, memory, force=force)
-
-
-def _stale_readers(
-    states: Mapping[str, RoleState] | None, replaced: set[str], ran: set[str]
-) -> list[RoleRun]:
-    """Stored roles that read the output of a role whose rows this run replaced, but were not run
-    (not selected, e.g. `--only tracking --force` with appearance stored): their rows no longer
-    describe what is stored, so they are marked skipped with the reason, and the next ingest that
-    selects them runs them again (a skipped role always runs again)."""
-    from ingest.registry import EXTRACTORS
-
-    out = []
-    for cls in EXTRACTORS:
-        state = (states or {}).get(cls.role)
-        if cls.role in ran or state is None or state.status != "ok":
-            continue
-        inputs = sorted(set(cls.after) & replaced)
-        if inputs:
-            reason = (f"{', '.join(inputs)} was recomputed without it; run it again "
-                      f"(vidmem ingest --only {cls.role})")
-            out.append(RoleRun(cls.role, "skipped", reason, state.attempt_settings_hash))
-    return out
-

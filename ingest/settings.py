@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.errors import SettingsError
-from ingest.weights import looks_like_path
+from ingest.models.weights import looks_like_path
 
 PIPELINE_VERSION = "1"
 
@@ -58,13 +58,13 @@ class TrackingSettings:
     min_track_detections: int = 3  # shorter tracks are detector flicker, not instances
     image_size: int = 640
     # on the CPU, samples that did not change (or changed only inside tracked objects' boxes) skip the
-    # detector, the tracker predicting across them (ingest/motion.py); about a third fewer detector
+    # detector, the tracker predicting across them (ingest/media/motion.py); about a third fewer detector
     # calls, the same people (bench.ingest checks the track counts, tests/test_tracking.py the boxes)
     motion_skip: bool = True
     batch_size: int = _speed_only(8)
     # 'auto': ONNX Runtime for detection models on the CPU, else torch; or 'torch' / 'onnx'
     runtime: str = _speed_only("auto")
-    # the ONNX detector's arithmetic: 'int8' (ingest/quantize.py; about half the CPU, recall checked in
+    # the ONNX detector's arithmetic: 'int8' (ingest/models/quantize.py; about half the CPU, recall checked in
     # bench.ingest) or 'fp32'. Hashed: it changes boxes and scores a little, so stored tracks say which
     precision: str = "int8"
 
@@ -241,7 +241,7 @@ class IngestSettings:
 
 def role_settings_names() -> tuple[str, ...]:
     """The roles these settings configure: the fields that are a role's settings (they have `enabled`).
-    The role names themselves come from the extractor registry (`ingest.registry.ROLE_NAMES`); a
+    The role names themselves come from the extractor registry (`ingest.roles.registry.ROLE_NAMES`); a
     test keeps the two in step."""
     return tuple(f.name for f in fields(IngestSettings) if "enabled" in getattr(f.type, "__dataclass_fields__", {}))
 

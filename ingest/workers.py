@@ -18,8 +18,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from ingest.extractor import Extractor
 from ingest.pipeline import Extraction, Pipeline
+from ingest.roles.extractor import Extractor
 from ingest.settings import IngestSettings
 from memory import RoleState
 
@@ -74,7 +74,7 @@ def in_process(pipeline: Pipeline, paths: Sequence[Path], stored: StoredByVideo)
 
 _WORKER: tuple[Pipeline, StoredByVideo] | None = None
 
-#: Extractor classes for a Pipeline; None means the registry (ingest.registry.EXTRACTORS).
+#: Extractor classes for a Pipeline; None means the registry (ingest.roles.registry.EXTRACTORS).
 ExtractorClasses = Sequence[type[Extractor]] | None
 
 

@@ -7,7 +7,7 @@ from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_me
 from memory.extensions import load_extension
 from memory.rows import RoleRun, RoleState, VideoRecord, VideoRows, rows_table
 from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
-from memory.store import Memory, StoredVideo, open_memory
+from memory.store import FailedFile, Memory, StoredVideo, open_memory
 from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "VIDEO_TABLES",
     "ExportResult",
+    "FailedFile",
     "Memory",
     "MemoryURI",
     "MemoryURIError",

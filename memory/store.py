@@ -35,7 +35,7 @@ _LAKE = "lake"
 COMMIT_ATTEMPTS = 12
 _FIRST_BACKOFF_S, _MAX_BACKOFF_S = 0.05, 2.0
 
-__all__ = ["MIGRATIONS", "Memory", "StoredVideo", "open_memory"]
+__all__ = ["MIGRATIONS", "FailedFile", "Memory", "StoredVideo", "open_memory"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,15 @@ class StoredVideo:
     status: str
     settings_hash: str | None
     error: str | None
+
+
+@dataclass(frozen=True)
+class FailedFile:
+    """A file whose latest ingestion failed: where it was, how big it was then, and why."""
+
+    path: str
+    size_bytes: int | None  # None: the file did not exist (or could not be read) when it failed
+    error: str
 
 
 class Memory:
@@ -107,6 +116,15 @@ class Memory:
             video_id_, role = r.pop("video_id"), r.pop("role")
             out.setdefault(video_id_, {})[role] = RoleState(**r)
         return out
+
+    def failed_files(self, settings_hash: str) -> dict[str, FailedFile]:
+        """path -> the failure recorded for it by a run with these settings (`settings_hash`):
+        what lets a batch leave an unchanged bad file alone instead of failing on it again.
+        A failure recorded without a reason reads as 'failed'."""
+        rows = self.query(
+            "SELECT path, size_bytes, error FROM videos WHERE status = 'failed' AND settings_hash = ?", [settings_hash]
+        ).to_pylist()
+        return {r["path"]: FailedFile(r["path"], r["size_bytes"], r["error"] or "failed") for r in rows}
 
     # -- writing -------------------------------------------------------------------------------
     def write_video(self, rows: VideoRows) -> None:

@@ -8,8 +8,8 @@
 - `keyword_search`: BM25 full-text search where DuckDB's fts extension works, substring otherwise.
 - `hybrid_search`: both, fused by rank (`fuse_ranks`), with a note for each method that could not run.
 
-The query-side encoder is injected (an `Encoder`: `ingest.encoders.TextEncoder`,
-`ingest.encoders.ClipTextEncoder`, or anything with a `model` name and an `encode` method), so this
+The query-side encoder is injected (an `Encoder`: `ingest.models.encoders.TextEncoder`,
+`ingest.models.encoders.ClipTextEncoder`, or anything with a `model` name and an `encode` method), so this
 package never loads a model itself. Its `model` must be the name stored in the rows' `model` column.
 """
 

@@ -26,14 +26,14 @@ def truth() -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def asr_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A DuckDB memory holding the two speech clips ingested with ASR only (read it, don't write)."""
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, Pipeline, ingest_video
     from memory import open_memory
 
     path = tmp_path_factory.mktemp("asr") / "asr.duckdb"
     pipeline = Pipeline(IngestSettings().only("asr"))
     with open_memory(path) as mem:
         for name in ("speech_sign", "speech_count"):
-            result = pipeline.ingest(media[name], mem)
+            result = ingest_video(media[name], mem, pipeline)
             assert result.status == "ok", result.error
     return path
 
@@ -71,12 +71,12 @@ XSS_TEXT = "<script>window.pwned = 1</script> hello <b>bold</b>"
 def serve_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The speech_sign clip ingested with ASR, OCR and tracking, plus a video whose transcript holds
     HTML (`XSS_TEXT` at 1-2 s) and a failed one (read it, don't write)."""
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, ingest_video
     from memory import VideoRecord, VideoRows, open_memory, rows_table
 
     path = tmp_path_factory.mktemp("serve") / "serve.duckdb"
     with open_memory(path) as mem:
-        result = Pipeline(IngestSettings().only("asr", "ocr", "tracking")).ingest(media["speech_sign"], mem)
+        result = ingest_video(media["speech_sign"], mem, IngestSettings().only("asr", "ocr", "tracking"))
         assert result.status == "ok", result.error
         vid = "vxss0000000000000"
         segment = {"segment_id": 0, "start_s": 1.0, "end_s": 2.0, "text": XSS_TEXT}

@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 
 from ingest import IngestSettings
-from ingest.actions import (
+from ingest.media.probe import probe
+from ingest.models.crops import TrackCrop
+from ingest.models.vision_client import VisionClient
+from ingest.roles.actions import (
     TRAJECTORY_MODEL,
     ActionRecognizer,
     Interval,
@@ -22,10 +25,7 @@ from ingest.actions import (
     speed_label,
     window_speed,
 )
-from ingest.crops import TrackCrop
-from ingest.extractor import VideoContext
-from ingest.probe import probe
-from ingest.vision_client import VisionClient
+from ingest.roles.extractor import VideoContext
 from memory import rows_table
 from tests.vision_endpoint import vision_server
 

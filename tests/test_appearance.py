@@ -11,7 +11,9 @@ import pyarrow as pa
 import pytest
 
 from ingest import IngestSettings
-from ingest.appearance import (
+from ingest.media.probe import probe
+from ingest.models.crops import TrackCrop
+from ingest.roles.appearance import (
     COLOUR_MODEL,
     AppearanceDescriber,
     colour_description,
@@ -19,9 +21,7 @@ from ingest.appearance import (
     describe_colours,
     dominant_colours,
 )
-from ingest.crops import TrackCrop
-from ingest.extractor import VideoContext
-from ingest.probe import probe
+from ingest.roles.extractor import VideoContext
 from memory import rows_table
 
 # Boxes in frame 18 (t=1.8 s) of vtest.avi, checked by drawing them on the frame.
@@ -179,7 +179,7 @@ def test_clip_checkpoint_adds_embedding_and_attributes(
 ) -> None:
     """Plumbing only: a tiny open_clip model with random weights, saved as a checkpoint file (no real
     CLIP weights exist offline), so the attributes it picks mean nothing; shapes and columns do."""
-    pytest.importorskip("ingest.encoders")
+    pytest.importorskip("ingest.models.encoders")
     open_clip = pytest.importorskip("open_clip")
     import torch
 

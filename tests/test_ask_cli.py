@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from agents.planners import PLANNER_NAMES
-from ingest import IngestSettings, Pipeline
+from ingest import IngestSettings, ingest_video
 from memory import open_memory
 
 pytestmark = [
@@ -31,7 +31,7 @@ def tracked_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFact
     """speech_count.mp4 (20 s of vtest pedestrians plus a spoken request) with tracks and transcript."""
     path = tmp_path_factory.mktemp("ask") / "ask.duckdb"
     with open_memory(path) as mem:
-        result = Pipeline(IngestSettings().only("tracking", "asr")).ingest(media["speech_count"], mem)
+        result = ingest_video(media["speech_count"], mem, IngestSettings().only("tracking", "asr"))
         assert result.status == "ok", result.error
         assert result.rows["tracks"] > 0 and result.rows["transcript"] > 0
     return path

@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 import pytest
 
 from ingest import Availability, Extractor, IngestResult, IngestSettings, VideoContext
-from ingest.asr import resolve_whisper
 from ingest.batch import WORKER_DIED, BatchOptions, run_batch
 from ingest.errors import SettingsError
+from ingest.roles.asr import resolve_whisper
 from ingest.sources import expand_sources
 from memory import StoreError, open_memory
 from memory.schema import CONTENT_TABLES

@@ -27,7 +27,7 @@ def qset_text_memory() -> Path:
 @pytest.mark.parametrize("digest", [True, False], ids=["with-digest", "search-only"])
 def test_brief_holds_the_answering_rows(qset_text_memory: Path, digest: bool) -> None:
     """Also without showing a short video whole: search, windows, order and counts must find them."""
-    from ingest.encoders import TextEncoder
+    from ingest.models.encoders import TextEncoder
     from queries.brief import DIGEST_ROWS
 
     questions = load()

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.captions import Captioner, embedding_similarity, jpeg_data_url, merge_captions, token_overlap
-from ingest.encoders import TextEncoder
+from ingest import IngestSettings, SettingsError, ingest_video
+from ingest.models.encoders import TextEncoder
+from ingest.roles.captions import Captioner, embedding_similarity, jpeg_data_url, merge_captions, token_overlap
 from ingest.settings import CaptionSettings
 from memory import open_memory
 from tests.vision_endpoint import VisionServer, vision_server
@@ -145,7 +145,7 @@ def test_frame_and_clip_captions_follow_what_is_on_screen(
 ) -> None:
     sign = truth["clips"]["speech_sign"]["onscreen_text"]  # shown 4.0 <= t < 9.0
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(_settings(endpoint)).ingest(media["speech_sign"], mem)
+        result = ingest_video(media["speech_sign"], mem, _settings(endpoint))
     assert result.status == "ok" and result.roles["captions"] == "ran", result
     caps = _captions(tmp_path / "m.duckdb")
     assert len(endpoint.requests) == len(caps["frame"]) == 12
@@ -166,7 +166,7 @@ def test_malformed_answers_fail_the_role_not_the_video(
 ) -> None:
     endpoint.mode = mode
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(_settings(endpoint, fps=0.5, max_retries=0)).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, _settings(endpoint, fps=0.5, max_retries=0))
         assert result.status == "ok"
         assert result.roles["captions"].startswith("failed: all 3 caption requests failed"), result.roles
         assert mem.table_counts()["captions"] == 0
@@ -179,7 +179,7 @@ def test_a_silent_endpoint_times_out_within_the_bound(
     endpoint.mode = "slow"
     started = time.perf_counter()
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(_settings(endpoint, fps=0.5, timeout_s=0.3, max_retries=0)).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, _settings(endpoint, fps=0.5, timeout_s=0.3, max_retries=0))
     assert "no answer within 0.3 s" in result.roles["captions"]
     assert time.perf_counter() - started < 10
 
@@ -188,7 +188,7 @@ def test_a_silent_endpoint_times_out_within_the_bound(
 def test_one_failed_frame_leaves_the_others(endpoint: VisionServer, media: dict[str, Path], tmp_path: Path) -> None:
     endpoint.mode = "fail_first"
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(_settings(endpoint, fps=0.5, max_retries=0, concurrency=1)).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, _settings(endpoint, fps=0.5, max_retries=0, concurrency=1))
     assert result.roles["captions"] == "ran"
     caps = _captions(tmp_path / "m.duckdb")
     assert [r["start_s"] for r in caps["frame"]] == [2.0, 4.0]

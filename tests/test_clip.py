@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, encoders
-from ingest.clip import FrameEmbedder
-from ingest.encoders import ClipTextEncoder, load_clip
+from ingest import IngestSettings, ingest_video
 from ingest.errors import RoleUnavailable
-from ingest.frames import sample_indices
+from ingest.media.frames import sample_indices
+from ingest.models import encoders
+from ingest.models.encoders import ClipTextEncoder, load_clip
+from ingest.roles.clip import FrameEmbedder
 from memory import open_memory
 
 ARCH = "ViT-S-32"
@@ -43,7 +44,7 @@ def clip_memory(checkpoint: Path, media: dict[str, Path], tmp_path_factory: pyte
     path = tmp_path_factory.mktemp("clipmem") / "m.duckdb"
     settings = _settings(model=ARCH, pretrained=str(checkpoint), fps=1.0)
     with open_memory(path) as mem:
-        result = Pipeline(settings).ingest(media["speech_sign"], mem)
+        result = ingest_video(media["speech_sign"], mem, settings)
     assert result.status == "ok" and result.roles["clip"] == "ran", result
     return {"path": path, "settings": settings, "result": result}
 
@@ -121,7 +122,7 @@ def test_a_checkpoint_of_another_architecture_fails_the_role_not_the_video(
     settings = _settings(model="ViT-B-32", pretrained=str(checkpoint))
     assert FrameEmbedder(settings).availability().ok  # a file is there; only loading can tell
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(settings).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, settings)
         assert result.status == "ok"
         assert result.roles["clip"].startswith("failed: cannot load open_clip ViT-B-32/vit_s32_untrained.pt")
         assert mem.table_counts()["frame_embeddings"] == 0

@@ -15,8 +15,8 @@ import pytest
 
 import queries
 from ingest import IngestSettings
-from ingest.extractor import VideoContext
-from ingest.tracking import Tracker
+from ingest.roles.extractor import VideoContext
+from ingest.roles.tracking import Tracker
 from memory import Memory, VideoRecord, VideoRows, open_memory, rows_table
 
 VID = "vshapes"
@@ -86,7 +86,7 @@ def _centroid(polygon: np.ndarray) -> tuple[float, float]:
 
 @pytest.mark.slow
 def test_rows_of_a_segmentation_model_have_mask_centroids(media: dict[str, Path], tmp_path: Path) -> None:
-    from ingest.frames import FrameBatch
+    from ingest.media.frames import FrameBatch
     from tests.test_tracking import _doctored_seg_model, _vtest_frames
 
     weights = _doctored_seg_model(tmp_path)

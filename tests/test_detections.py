@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from ingest.boxes import polygon_area, polygon_json
-from ingest.detections import Detections
+from ingest.models.boxes import polygon_area, polygon_json
+from ingest.models.detections import Detections
 
 
 def _results(masks: bool) -> object:

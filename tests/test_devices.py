@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from ingest.devices import torch_device
+from ingest.models.devices import torch_device
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,7 @@ def test_a_missing_gpu_that_was_asked_for_is_said(
 ) -> None:
     torch = pytest.importorskip("torch")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    with caplog.at_level(logging.WARNING, logger="ingest.devices"):
+    with caplog.at_level(logging.WARNING, logger="ingest.models.devices"):
         assert torch_device("cuda:0") == "cpu"
     assert "no CUDA device" in caplog.text
 
@@ -46,8 +46,8 @@ def test_without_torch_everything_runs_on_the_cpu(monkeypatch: pytest.MonkeyPatc
 
 
 def test_every_role_uses_the_one_function() -> None:
-    import ingest.encoders
-    import ingest.tracking
+    import ingest.models.encoders
+    import ingest.roles.tracking
 
-    assert ingest.tracking.torch_device is torch_device
-    assert ingest.encoders.torch_device is torch_device
+    assert ingest.roles.tracking.torch_device is torch_device
+    assert ingest.models.encoders.torch_device is torch_device

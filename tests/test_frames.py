@@ -6,10 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline
+from ingest import IngestSettings, ingest_video
 from ingest.errors import BadVideoError
-from ingest.frames import decode, sampling_plan
-from ingest.probe import probe
+from ingest.media.frames import decode, sampling_plan
+from ingest.media.probe import probe
 from memory import open_memory
 
 
@@ -77,7 +77,7 @@ def test_a_truncated_file_with_its_index_at_the_front_fails_in_words(truncated_f
 
 def test_a_truncated_file_is_recorded_as_failed(truncated_front_index: Path, tmp_path: Path) -> None:
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(IngestSettings().only("ocr")).ingest(truncated_front_index, mem)
+        result = ingest_video(truncated_front_index, mem, IngestSettings().only("ocr"))
         assert result.status == "failed" and result.error is not None
         assert "truncated or corrupt" in result.error and truncated_front_index.name in result.error
         assert mem.table_counts()["ocr"] == 0

@@ -9,9 +9,9 @@ from typing import Any
 import jiwer
 import pytest
 
-from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.frames import decode, sample_indices, sampling_plan
-from ingest.probe import probe
+from ingest import IngestSettings, Pipeline, SettingsError, ingest_video
+from ingest.media.frames import decode, sample_indices, sampling_plan
+from ingest.media.probe import probe
 from ingest.sources import expand_sources
 from memory import open_memory
 
@@ -53,12 +53,12 @@ def test_word_times_lie_inside_their_segment(asr_memory: Path) -> None:
 def test_ingesting_the_same_file_twice_keeps_one_copy(media: dict[str, Path], tmp_path: Path) -> None:
     pipeline = Pipeline(IngestSettings().only("asr"))
     with open_memory(tmp_path / "m.duckdb") as mem:
-        first = pipeline.ingest(media["speech_sign"], mem)
+        first = ingest_video(media["speech_sign"], mem, pipeline)
         before = mem.table_counts()
-        second = pipeline.ingest(media["speech_sign"], mem)
+        second = ingest_video(media["speech_sign"], mem, pipeline)
         assert (first.status, second.status) == ("ok", "skipped")
         assert mem.table_counts() == before
-        forced = pipeline.ingest(media["speech_sign"], mem, force=True)
+        forced = ingest_video(media["speech_sign"], mem, pipeline, force=True)
         assert forced.status == "ok"
         assert mem.table_counts() == before
 
@@ -77,9 +77,9 @@ def test_bad_input_gets_one_clear_reason_and_the_memory_stays_intact(
 ) -> None:
     pipeline = Pipeline(IngestSettings().only("asr"))
     with open_memory(tmp_path / "m.duckdb") as mem:
-        assert pipeline.ingest(media["speech_sign"], mem).status == "ok"
+        assert ingest_video(media["speech_sign"], mem, pipeline).status == "ok"
         good = mem.table_counts()
-        result = pipeline.ingest(media[name], mem)
+        result = ingest_video(media[name], mem, pipeline)
         assert result.status == "failed"
         assert result.error is not None and reason in result.error
         assert str(media[name].name) in result.error
@@ -91,7 +91,7 @@ def test_bad_input_gets_one_clear_reason_and_the_memory_stays_intact(
 
 def test_video_without_audio_lands_with_asr_skipped(media: dict[str, Path], tmp_path: Path) -> None:
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(IngestSettings().only("asr")).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, IngestSettings().only("asr"))
         assert result.status == "ok"
         assert result.roles == {"asr": "skipped: no audio track"}
         row = mem.query("SELECT has_audio, status, roles, duration_s FROM videos").to_pylist()[0]
@@ -104,7 +104,7 @@ def test_metadata_of_an_odd_codec_and_name(media: dict[str, Path], tmp_path: Pat
     pipeline = Pipeline(IngestSettings().only("asr"))
     with open_memory(tmp_path / "m.duckdb") as mem:
         for name in ("weird_codec", "odd_name"):
-            assert pipeline.ingest(media[name], mem).status == "ok", name
+            assert ingest_video(media[name], mem, pipeline).status == "ok", name
         rows = mem.query("SELECT path, video_codec, width, height FROM videos ORDER BY path").to_pylist()
     assert {r["video_codec"] for r in rows} == {"mjpeg", "h264"}
     assert any("ü [1]" in r["path"] for r in rows)
@@ -157,7 +157,7 @@ def test_music_without_speech_stores_no_invented_words(media: dict[str, Path], t
     settings = IngestSettings().only("asr")
     assert settings.asr.max_new_tokens is not None
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(settings).ingest(media["bigbuckbunny"], mem)
+        result = ingest_video(media["bigbuckbunny"], mem, settings)
         assert result.status == "ok" and result.roles["asr"] == "ran"
         words = mem.query("SELECT string_agg(text, ' ') AS t FROM transcript")["t"][0].as_py() or ""
     assert len(words.split()) <= 2, words
@@ -175,7 +175,7 @@ def test_frame_times_are_exact_milliseconds(media: dict[str, Path]) -> None:
 
 
 def test_settings_and_registry_name_the_same_roles() -> None:
-    from ingest.registry import EXTRACTORS, ROLE_NAMES
+    from ingest.roles.registry import EXTRACTORS, ROLE_NAMES
     from ingest.settings import role_settings_names
 
     assert tuple(cls.role for cls in EXTRACTORS) == ROLE_NAMES
@@ -194,11 +194,11 @@ def test_a_role_whose_input_was_recomputed_without_it_is_marked_to_run_again(
     # leaves appearance describing tracks that are gone, so its provenance must stop saying ok
     clip = media["no_audio"]
     with open_memory(tmp_path / "m.duckdb") as mem:
-        assert Pipeline(IngestSettings().only("tracking", "appearance")).ingest(clip, mem).status == "ok"
+        assert ingest_video(clip, mem, IngestSettings().only("tracking", "appearance")).status == "ok"
         vid = mem.query("SELECT video_id FROM videos").to_pylist()[0]["video_id"]
         assert mem.role_states(vid)[vid]["appearance"].status == "ok"
-        assert Pipeline(IngestSettings().only("tracking")).ingest(clip, mem, force=True).status == "ok"
+        assert ingest_video(clip, mem, IngestSettings().only("tracking"), force=True).status == "ok"
         state = mem.role_states(vid)[vid]["appearance"]
         assert state.status == "skipped" and "tracking was recomputed" in (state.reason or ""), state
-        assert Pipeline(IngestSettings().only("tracking", "appearance")).ingest(clip, mem).status == "ok"
+        assert ingest_video(clip, mem, IngestSettings().only("tracking", "appearance")).status == "ok"
         assert mem.role_states(vid)[vid]["appearance"].status == "ok"

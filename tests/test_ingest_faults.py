@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from ingest.registry import EXTRACTORS
+from ingest.roles.registry import EXTRACTORS
 from memory import open_memory
 
 pytestmark = pytest.mark.slow

@@ -11,6 +11,7 @@ import pytest
 
 from memory import (
     SCHEMA_VERSION,
+    FailedFile,
     RoleRun,
     SchemaError,
     StoreError,
@@ -24,7 +25,7 @@ from memory import (
 )
 
 if TYPE_CHECKING:
-    from ingest.probe import VideoInfo
+    from ingest.media.probe import VideoInfo
 
 
 def _rows(video_id: str, n_segments: int = 2) -> VideoRows:
@@ -86,6 +87,22 @@ def test_failure_after_success_keeps_the_good_rows(uri: str) -> None:
         row = mem.query("SELECT status, error FROM videos").to_pylist()
         assert row == [{"status": "ok", "error": "model crashed"}]
         assert mem.table_counts()["transcript"] == 3
+
+
+def test_failed_files_are_those_that_failed_with_these_settings(uri: str) -> None:
+    with open_memory(uri) as mem:
+        mem.write_video(VideoRows(replace(_rows("ok1").record, settings_hash="s1")))
+        failures = ((1, "s1", 10, "truncated"), (2, "s1", None, None), (3, "s2", 5, "no video"))
+        for n, settings_hash, size, error in failures:
+            mem.record_failure(VideoRecord(
+                video_id=f"p{n}", path=f"/videos/{n}.mp4", status="failed", settings_hash=settings_hash,
+                size_bytes=size, error=error,
+            ))
+        assert mem.failed_files("s1") == {
+            "/videos/1.mp4": FailedFile("/videos/1.mp4", 10, "truncated"),
+            "/videos/2.mp4": FailedFile("/videos/2.mp4", None, "failed"),
+        }
+        assert mem.failed_files("other") == {}
 
 
 def test_read_only_memory_refuses_writes_and_sees_rows(tmp_path: Path) -> None:
@@ -315,7 +332,7 @@ def test_a_schema_1_memory_migrates_without_losing_rows(tmp_path: Path) -> None:
 
 def _stored_videos(path: Path) -> "list[VideoInfo]":
     """The probe facts of each ingested video, as the memory at `path` recorded them."""
-    from ingest.probe import VideoInfo
+    from ingest.media.probe import VideoInfo
 
     with open_memory(path, read_only=True) as mem:
         rows = mem.query("SELECT * FROM videos WHERE status = 'ok'").to_pylist()

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from ingest.asr import resolve_whisper
-from ingest.detector_weights import resolve_detector
-from ingest.encoders import resolve_clip
 from ingest.errors import RoleUnavailable
-from ingest.model_store import PullError, chosen, pull
+from ingest.models.detector_weights import resolve_detector
+from ingest.models.encoders import resolve_clip
+from ingest.models.model_store import PullError, chosen, pull
+from ingest.roles.asr import resolve_whisper
+from ingest.roles.tracking import Tracker
 from ingest.settings import AsrSettings, ClipSettings, IngestSettings, TrackingSettings
-from ingest.tracking import Tracker
 from vidmem.cli import main
 
 SEG = "yolo11n-seg.pt"
@@ -116,7 +116,7 @@ def test_pull_keeps_what_is_already_here_without_the_network(cache: Path, monkey
     def no_network(url: str, timeout_s: float) -> bool:
         raise AssertionError(f"contacted {url}")
 
-    monkeypatch.setattr("ingest.model_store.reachable", no_network)
+    monkeypatch.setattr("ingest.models.model_store.reachable", no_network)
     placed = _place(cache / "ultralytics" / SEG)
     got = pull("tracking", IngestSettings())
     assert (got.status, got.location) == ("real", str(placed))
@@ -127,8 +127,8 @@ def test_pull_without_a_network_fails_fast_with_one_line(
     cache: Path, monkeypatch: pytest.MonkeyPatch, role: str
 ) -> None:
     # TEST-NET-1 (RFC 5737) is never routed: a connect there waits or fails at once, never answers
-    monkeypatch.setattr("ingest.model_store._GITHUB", "https://192.0.2.1")
-    monkeypatch.setattr("ingest.model_store._HF_HUB", "https://192.0.2.1")
+    monkeypatch.setattr("ingest.models.model_store._GITHUB", "https://192.0.2.1")
+    monkeypatch.setattr("ingest.models.model_store._HF_HUB", "https://192.0.2.1")
     settings = IngestSettings(asr=AsrSettings(model="tiny"))  # 'base' is packaged: real, nothing to pull
     chosen(role, settings)  # imports the libraries first: the bound below is on the pull alone
     start = time.monotonic()
@@ -148,8 +148,8 @@ def test_pull_refuses_a_path_and_an_unknown_name(cache: Path, tmp_path: Path) ->
 
 
 def test_a_detector_left_to_download_fails_fast_offline(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ingest import detectors
-    from ingest.detector_weights import DetectorWeights
+    from ingest.models import detectors
+    from ingest.models.detector_weights import DetectorWeights
 
     # no packaged substitute on this machine, and no route to the download (TEST-NET-1 never answers)
     monkeypatch.setattr(detectors, "resolve_detector", lambda model: DetectorWeights(model, "download"))
@@ -184,8 +184,8 @@ def test_models_pull_of_an_unknown_role_is_a_usage_error(cache: Path, capsys: py
 def test_models_pull_offline_says_so_in_one_line_per_role(
     cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("ingest.model_store._GITHUB", "https://192.0.2.1")
-    monkeypatch.setattr("ingest.model_store._HF_HUB", "https://192.0.2.1")
+    monkeypatch.setattr("ingest.models.model_store._GITHUB", "https://192.0.2.1")
+    monkeypatch.setattr("ingest.models.model_store._HF_HUB", "https://192.0.2.1")
     assert main(["models", "pull", "tracking", "clip"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert [line.split(":")[0] for line in err] == ["tracking", "clip"]

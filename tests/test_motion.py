@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ingest.motion import MotionGate, MotionRule
+from ingest.media.motion import MotionGate, MotionRule
 
 PERSON = np.array([[100.0, 100.0, 140.0, 200.0]])
 

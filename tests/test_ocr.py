@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text, resolve_engine
+from ingest import IngestSettings, SettingsError, ingest_video
+from ingest.models.weights import package_dir
+from ingest.roles.ocr import OcrLine, TextReader, box_iou, edit_similarity, merge_spans, normalize_text, resolve_engine
 from ingest.settings import OcrSettings
-from ingest.weights import package_dir
 from memory import open_memory
 
 SIGN = (100.0, 20.0, 700.0, 100.0)
@@ -118,7 +118,7 @@ def test_spans_hold_the_burned_in_sign_with_its_times(
     sign = truth["clips"][clip]["onscreen_text"]
     mem_path = tmp_path / "m.duckdb"
     with open_memory(mem_path) as mem:
-        result = Pipeline(_settings(fps=fps)).ingest(media[clip], mem)
+        result = ingest_video(media[clip], mem, _settings(fps=fps))
     assert result.status == "ok" and result.roles["ocr"] == "ran", result
     spans = _spans(mem_path, str(result.video_id))
     found = [s for s in spans if edit_similarity(normalize_text(s["text"]), normalize_text(sign["text"])) >= 0.9]
@@ -144,7 +144,7 @@ def test_scene_changes_add_samples_between_base_samples(
     sign = truth["clips"]["speech_count"]["onscreen_text"]
     mem_path = tmp_path / "m.duckdb"
     with open_memory(mem_path) as mem:
-        result = Pipeline(_settings(fps=0.25, scene_threshold=6.0, scene_fps=4.0)).ingest(media["speech_count"], mem)
+        result = ingest_video(media["speech_count"], mem, _settings(fps=0.25, scene_threshold=6.0, scene_fps=4.0))
     spans = _spans(mem_path, str(result.video_id))
     found = [s for s in spans if normalize_text(s["text"]) == normalize_text(sign["text"])]
     assert len(found) == 1, spans
@@ -180,7 +180,7 @@ def test_a_broken_model_fails_the_role_not_the_video(media: dict[str, Path], tmp
     bad.write_text("not an ONNX model")
     settings = _settings(engine="rapidocr", det_model=str(bad))
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(settings).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, settings)
         assert result.status == "ok"
         assert result.roles["ocr"].startswith("failed: cannot load the rapidocr OCR models")
         assert mem.table_counts()["ocr"] == 0

@@ -12,11 +12,11 @@ from typing import ClassVar
 
 import pytest
 
-from ingest import IngestSettings, Pipeline
+from ingest import IngestSettings, Pipeline, ingest_video
 from ingest.errors import BadVideoError
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import FrameBatch
-from ingest.registry import EXTRACTORS
+from ingest.media.frames import FrameBatch
+from ingest.roles.extractor import Availability, Extractor, VideoContext
+from ingest.roles.registry import EXTRACTORS
 from memory import open_memory
 
 
@@ -113,7 +113,7 @@ def _fresh_log() -> None:
 
 def _ingest(video: Path, tmp_path: Path, *extractors: type[Extractor]) -> dict[str, str]:
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(IngestSettings(), extractors=list(extractors)).ingest(video, mem)
+        result = ingest_video(video, mem, Pipeline(IngestSettings(), extractors=list(extractors)))
     assert result.status == "ok", result.error
     return result.roles
 
@@ -171,7 +171,7 @@ def test_a_video_that_breaks_mid_decode_stops_every_role_thread(
     monkeypatch.setattr(ingest.pipeline, "decode", breaking)
     before = threading.active_count()
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(IngestSettings(), extractors=[Tracks, Looks]).ingest(media["speech_sign"], mem)
+        result = ingest_video(media["speech_sign"], mem, Pipeline(IngestSettings(), extractors=[Tracks, Looks]))
     assert result.status == "failed" and "truncated stream" in (result.error or "")
     assert threading.active_count() == before
     assert ("tracking", "end") not in {(r, w) for r, w, _ in LOG.events}  # a failed video ends no role

@@ -1,4 +1,4 @@
-"""The int8 detector (ingest/quantize.py): made once from the exported float32 detector, it finds
+"""The int8 detector (ingest/models/quantize.py): made once from the exported float32 detector, it finds
 the same people on real footage (vtest.avi frames it was not calibrated on); a graph the recipe does
 not know keeps float32; the precision setting is validated and changes the tracking settings' hash."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from ingest import SettingsError
-from ingest.detectors import load_detector
-from ingest.quantize import int8_copy
+from ingest.models.detectors import load_detector
+from ingest.models.quantize import int8_copy
 from ingest.settings import TrackingSettings
 
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def real(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, dict[str, str]]]:
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, ingest_video
 
     path = tmp_path_factory.mktemp("ingested") / "samples.duckdb"
     ids = {}
@@ -27,7 +27,7 @@ def real(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> It
             ("speech_count", IngestSettings()),
             ("speech_sign", IngestSettings().only("asr", "ocr", "text_embeddings")),
         ):
-            result = Pipeline(settings).ingest(media[name], writable)
+            result = ingest_video(media[name], writable, settings)
             assert result.status == "ok", result.error
             ids[name] = result.video_id
         queries.install(writable)
@@ -38,7 +38,7 @@ def real(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> It
 
 @pytest.fixture(scope="module")
 def encoder() -> Any:
-    from ingest.encoders import TextEncoder
+    from ingest.models.encoders import TextEncoder
 
     return TextEncoder()  # the query side of what ingest stored: same model label
 

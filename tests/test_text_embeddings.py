@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ingest import IngestSettings, Pipeline, encoders
-from ingest.encoders import TextEncoder, resolve_text_model
-from ingest.registry import EXTRACTORS
-from ingest.text_embeddings import TextEmbedder, texts_to_embed
+from ingest import IngestSettings, Pipeline, ingest_video
+from ingest.models import encoders
+from ingest.models.encoders import TextEncoder, resolve_text_model
+from ingest.roles.registry import EXTRACTORS
+from ingest.roles.text_embeddings import TextEmbedder, texts_to_embed
 from memory import open_memory, rows_table
 
 SEARCH = (
@@ -28,7 +29,7 @@ def text_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
     pipeline = Pipeline(settings)
     with open_memory(path) as mem:
         for clip in ("speech_sign", "speech_count"):
-            result = pipeline.ingest(media[clip], mem)
+            result = ingest_video(media[clip], mem, pipeline)
             assert result.status == "ok" and result.roles["text_embeddings"] == "ran", result
     return path
 
@@ -126,7 +127,7 @@ def test_an_unknown_model_without_the_hub_is_unavailable(monkeypatch: pytest.Mon
 
 def test_a_video_without_texts_gets_no_rows(media: dict[str, Path], tmp_path: Path) -> None:
     with open_memory(tmp_path / "m.duckdb") as mem:
-        result = Pipeline(IngestSettings().only("text_embeddings")).ingest(media["no_audio"], mem)
+        result = ingest_video(media["no_audio"], mem, IngestSettings().only("text_embeddings"))
         assert result.roles == {"text_embeddings": "ran"}
         assert mem.table_counts()["text_embeddings"] == 0
 
@@ -143,7 +144,7 @@ def test_loading_the_model_prints_no_library_progress_bar() -> None:
     import sys
 
     script = (
-        "from ingest.encoders import _load_sentence_model, resolve_text_model\n"
+        "from ingest.models.encoders import _load_sentence_model, resolve_text_model\n"
         "_load_sentence_model(resolve_text_model('all-MiniLM-L6-v2'), 'cpu')\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)

@@ -46,7 +46,7 @@ def injected_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A memory with the injection as real OCR output of a real clip (ffmpeg drawtext + OCR role)."""
     if shutil.which("ffmpeg") is None or not Path(FONT).is_file():
         pytest.skip("needs ffmpeg and fonts-dejavu-core to draw the clip")
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, ingest_video
 
     folder = tmp_path_factory.mktemp("injection")
     clip = folder / "injection.mp4"
@@ -61,7 +61,7 @@ def injected_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     path = folder / "m.duckdb"
     with open_memory(path) as mem:
-        result = Pipeline(IngestSettings().only("ocr")).ingest(clip, mem)
+        result = ingest_video(clip, mem, IngestSettings().only("ocr"))
         if result.status != "ok":
             pytest.skip(f"OCR ingest unavailable here: {result.error}")
     return path

@@ -18,20 +18,20 @@ import numpy as np
 import pytest
 
 from bench.recall import detected, matched, tracking_problems
-from ingest import IngestSettings, Pipeline, SettingsError
-from ingest.actions import ActionRecognizer
-from ingest.appearance import AppearanceDescriber
-from ingest.boxes import fill_gaps
-from ingest.crops import TrackCrop
-from ingest.detector_weights import resolve_detector
-from ingest.detectors import class_ids
+from ingest import IngestSettings, Pipeline, SettingsError, ingest_video
 from ingest.errors import RoleUnavailable
-from ingest.extractor import VideoContext
-from ingest.frames import sample_indices
-from ingest.probe import probe
+from ingest.media.frames import sample_indices
+from ingest.media.probe import probe
+from ingest.models.boxes import fill_gaps
+from ingest.models.crops import TrackCrop
+from ingest.models.detector_weights import resolve_detector
+from ingest.models.detectors import class_ids
+from ingest.models.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, make_tracker
+from ingest.roles.actions import ActionRecognizer
+from ingest.roles.appearance import AppearanceDescriber
+from ingest.roles.extractor import VideoContext
+from ingest.roles.tracking import Tracker
 from ingest.settings import TrackingSettings
-from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, make_tracker
-from ingest.tracking import Tracker
 from memory import open_memory
 
 CLIP_S = 20.0
@@ -165,7 +165,7 @@ def vtest20(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
     settings = IngestSettings().only("tracking", "appearance", "actions")
     pipeline = Pipeline(settings, extractors=[Tracker, AppearanceDescriber, _KeepContext])
     with open_memory(folder / "m.duckdb") as mem:
-        result = pipeline.ingest(clip, mem)
+        result = ingest_video(clip, mem, pipeline)
         assert result.status == "ok", result.error
         tables = {
             name: mem.query_df(f"SELECT * FROM {name} WHERE video_id = ?", [result.video_id])
@@ -203,7 +203,7 @@ def test_motion_skip_keeps_the_people(vtest20: dict[str, Any], tmp_path: Path) -
     settings = IngestSettings().only("tracking")
     every = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, motion_skip=False))
     with open_memory(tmp_path / "every.duckdb") as mem:
-        result = Pipeline(every).ingest(vtest20["clip"], mem)
+        result = ingest_video(vtest20["clip"], mem, every)
         assert result.status == "ok", result.error
         ref_tracks = mem.query_df("SELECT * FROM tracks")
         ref = mem.query_df("SELECT * FROM detections")
@@ -349,7 +349,7 @@ def _doctored_seg_model(folder: Path) -> Path:
 def _vtest_frames(media: dict[str, Path], indices: range) -> tuple[Any, tuple[Any, ...]]:
     import decord
 
-    from ingest.frames import Frame
+    from ingest.media.frames import Frame
 
     info = probe(media["vtest"])
     reader = decord.VideoReader(str(media["vtest"]))
@@ -358,7 +358,7 @@ def _vtest_frames(media: dict[str, Path], indices: range) -> tuple[Any, tuple[An
 
 @pytest.mark.slow
 def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: Path) -> None:
-    from ingest.frames import FrameBatch
+    from ingest.media.frames import FrameBatch
 
     weights = _doctored_seg_model(tmp_path)
     base = IngestSettings(device="cpu")
@@ -389,7 +389,7 @@ def test_segmentation_model_masks_are_stored(media: dict[str, Path], tmp_path: P
 def test_onnx_runtime_and_torch_find_the_same_boxes(media: dict[str, Path], tmp_path: Path, model: str) -> None:
     """The ONNX Runtime path (exported, own letterbox and NMS) against ultralytics' own torch predict."""
     pytest.importorskip("onnx")
-    from ingest.detectors import OnnxDetector, TorchDetector, load_detector
+    from ingest.models.detectors import OnnxDetector, TorchDetector, load_detector
 
     name = TrackingSettings().model if model == "packaged" else str(_doctored_seg_model(tmp_path))
     size = 640 if model == "packaged" else 160

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from ingest.vision_client import VisionClient, VisionError, VisionRefused, endpoint, jpeg_data_url
+from ingest.models.vision_client import VisionClient, VisionError, VisionRefused, endpoint, jpeg_data_url
 from tests.vision_endpoint import VisionServer, vision_server
 
 

@@ -12,7 +12,7 @@ from agents.client import LLMSettings, OpenAIChat, vision_chat_from_env
 from agents.planners import AgentSettings
 from agents.tools.base import ToolContext
 from ingest import IngestSettings
-from ingest.encoders import ClipTextEncoder, TextEncoder
+from ingest.models.encoders import ClipTextEncoder, TextEncoder
 from memory import Memory
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ def ensure_memory(
     videos: Iterable[Path], roles: Sequence[str] = TEXT_ROLES, path: Path | None = None, *, verbose: bool = False
 ) -> Path:
     """`videos` ingested with `roles` into `path` (default: memory_path), skipping those stored already."""
-    from ingest import IngestSettings, Pipeline
+    from ingest import IngestSettings, Pipeline, ingest_video
     from memory import open_memory
 
     path = path or memory_path(roles)
@@ -38,7 +38,7 @@ def ensure_memory(
     pipeline = Pipeline(IngestSettings().only(*roles))
     with fx._locked(path.parent), open_memory(path) as mem:  # parallel test workers: one ingests, others wait
         for video in sorted(videos):
-            result = pipeline.ingest(video, mem)
+            result = ingest_video(video, mem, pipeline)
             if result.status == "failed":
                 raise RuntimeError(f"could not ingest {video}: {result.error}")
             if verbose:

@@ -19,7 +19,7 @@ from agents.evaluation import (
 )
 from agents.evaluation.questions import Question
 from agents.planners import PLANNER_NAMES
-from ingest import Pipeline
+from ingest import Pipeline, ingest_video
 from memory import open_memory
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_budget_args, add_memory_arg, budget_values, positive_int
 from vidmem.compose import agent_settings, tool_context
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     with open_memory(args.memory) as memory:  # writable: videos not yet ingested are ingested first
         pipeline = Pipeline(settings)
         for n, video in enumerate(videos, 1):
-            result = pipeline.ingest(video, memory)
+            result = ingest_video(video, memory, pipeline)
             print(f"[video {n}/{len(videos)}] {result.status} {video}" + (f": {result.error}" if result.error else ""))
     with open_memory(args.memory, read_only=True) as memory:
         ctx = tool_context(memory, settings)

@@ -6,9 +6,9 @@ import json
 import sys
 
 from ingest import Pipeline, RoleUnavailable
-from ingest.model_store import PULLABLE, PullError, chosen, pull
-from ingest.registry import EXTRACTORS
-from ingest.weights import weights_dir
+from ingest.models.model_store import PULLABLE, PullError, chosen, pull
+from ingest.models.weights import weights_dir
+from ingest.roles.registry import EXTRACTORS
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from vidmem.config import add_settings_args, settings_from
 

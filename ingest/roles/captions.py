@@ -1,7 +1,7 @@
 """Frame captions from a vision model behind any OpenAI-compatible endpoint -> `captions`.
 
 Each sampled frame goes out as a base64 JPEG in one chat-completions request (the shared
-`ingest.vision_client`, bounded by `timeout_s` and `max_retries`, `concurrency` requests in
+`ingest.models.vision_client`, bounded by `timeout_s` and `max_retries`, `concurrency` requests in
 flight). The answers are the frame-level captions; consecutive near-identical ones (similarity >=
 `merge_similarity`) merge into clip-level captions spanning their times. Similarity is the cosine
 of sentence embeddings when the text encoder loads, else the overlap (Jaccard) of word sets, which needs no model.
@@ -23,13 +23,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from ingest.encoders import TextEncoder
 from ingest.errors import IngestError
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import FrameBatch
+from ingest.media.frames import FrameBatch
+from ingest.models.encoders import TextEncoder
+from ingest.models.vision_client import VisionClient, VisionError, VisionRefused, jpeg_data_url
+from ingest.models.vision_client import endpoint as vision_endpoint
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import CaptionSettings
-from ingest.vision_client import VisionClient, VisionError, VisionRefused, jpeg_data_url
-from ingest.vision_client import endpoint as vision_endpoint
 from memory import rows_table
 
 log = logging.getLogger(__name__)

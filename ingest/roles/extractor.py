@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ingest.frames import FrameBatch
-from ingest.probe import VideoInfo
+from ingest.media.frames import FrameBatch
+from ingest.media.probe import VideoInfo
 from ingest.settings import IngestSettings
 
 

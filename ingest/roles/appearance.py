@@ -22,9 +22,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pyarrow as pa
 
-from ingest.crops import TrackCrop
 from ingest.errors import RoleUnavailable
-from ingest.extractor import Availability, Extractor, VideoContext
+from ingest.models.crops import TrackCrop
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +204,7 @@ def colour_description(crops: Sequence[TrackCrop], category: str) -> str:
 def _clip_usable(settings: Any) -> tuple[bool, str]:
     """Whether CLIP weights are on disk (never random, never a download during ingest)."""
     try:
-        from ingest.encoders import resolve_clip
+        from ingest.models.encoders import resolve_clip
     except ImportError:
         return False, "the CLIP encoder is not available"
     try:
@@ -254,7 +254,7 @@ class AppearanceDescriber(Extractor):
     def _clip(
         self, ids: list[int], crops: dict[int, list[TrackCrop]], texts: list[str | None], models: list[str | None]
     ) -> tuple[list[str | None], list[str | None], list[list[float] | None]]:
-        from ingest.encoders import load_clip
+        from ingest.models.encoders import load_clip
 
         clip = load_clip(self.settings.clip, self.settings.device)
         prompts = list(self.settings.appearance.attributes or DEFAULT_ATTRIBUTES)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ingest.frames import Frame
+from ingest.media.frames import Frame
 
 _CROPS_PER_TRACK = 4  # spread crops besides the best one
 _CROP_EVERY_S = 1.0  # candidate spread crops are kept at most this often per track

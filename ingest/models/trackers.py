@@ -4,7 +4,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from ingest.detections import LOW_CONFIDENCE
+from ingest.models.detections import LOW_CONFIDENCE
 
 #: Trackers that never use appearance embeddings.
 MOTION_TRACKERS = ("bytetrack", "ocsort", "sfsort")

@@ -21,7 +21,7 @@ entering/leaving, 0.9 when the motion points in or out of the frame, else 0.6.
 With a vision model at an OpenAI-compatible endpoint (`actions.vision_model`), each track's crops
 also go to it once, and its answer (one of the labels) is stored for the track's whole life with
 model = that model's name and a NULL score (the endpoint gives no probability). Requests go
-through the shared `ingest.vision_client` (bounded by `actions.timeout_s` and `actions.max_retries`);
+through the shared `ingest.models.vision_client` (bounded by `actions.timeout_s` and `actions.max_retries`);
 a track whose request fails keeps its trajectory labels, and a refused model stops the asking.
 """
 
@@ -32,10 +32,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ingest.crops import TrackCrop
-from ingest.extractor import Availability, Extractor, VideoContext
+from ingest.models.crops import TrackCrop
+from ingest.models.vision_client import VisionClient, VisionError, VisionRefused, endpoint, jpeg_data_url
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import ActionSettings
-from ingest.vision_client import VisionClient, VisionError, VisionRefused, endpoint, jpeg_data_url
 from memory import rows_table
 
 log = logging.getLogger(__name__)
@@ -262,7 +262,7 @@ def _client(cfg: ActionSettings) -> VisionClient:
     return VisionClient(str(cfg.vision_model), cfg.base_url, cfg.timeout_s, cfg.max_retries)
 
 
-_CROP_SIDE = 256  # px; crops are at most this already (ingest.crops), so this only bounds the request
+_CROP_SIDE = 256  # px; crops are at most this already (ingest.models.crops), so this only bounds the request
 
 
 def ask_vision(client: VisionClient, crops: Sequence[TrackCrop], labels: Sequence[str]) -> str | None:

@@ -5,15 +5,15 @@ Roles run side by side (ingest/overlap.py); a role that reads another's output n
 captions) and is listed after it here, so `begin` calls and `vidmem models` follow data flow.
 """
 
-from ingest.actions import ActionRecognizer
-from ingest.appearance import AppearanceDescriber
-from ingest.asr import SpeechRecognizer
-from ingest.captions import Captioner
-from ingest.clip import FrameEmbedder
-from ingest.extractor import Extractor
-from ingest.ocr import TextReader
-from ingest.text_embeddings import TextEmbedder
-from ingest.tracking import Tracker
+from ingest.roles.actions import ActionRecognizer
+from ingest.roles.appearance import AppearanceDescriber
+from ingest.roles.asr import SpeechRecognizer
+from ingest.roles.captions import Captioner
+from ingest.roles.clip import FrameEmbedder
+from ingest.roles.extractor import Extractor
+from ingest.roles.ocr import TextReader
+from ingest.roles.text_embeddings import TextEmbedder
+from ingest.roles.tracking import Tracker
 
 EXTRACTORS: tuple[type[Extractor], ...] = (
     Tracker,

@@ -1,7 +1,7 @@
 """Each model role's real weights: which ones a role will use here (`chosen`), and fetching them
 into vidmem's weight cache (`pull`) on a machine with internet.
 
-Pulled weights land in `ingest.weights.weights_dir()`, which every role's resolution looks at
+Pulled weights land in `ingest.models.weights.weights_dir()`, which every role's resolution looks at
 before the library's cache and before any packaged substitute. Offline, a pull fails within a few
 seconds with one line saying so: the host is tried with a short TCP connect before any library
 download (which would otherwise retry for a minute or more).
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from urllib.parse import urlparse
 
 from ingest.errors import IngestError, RoleUnavailable
+from ingest.models.weights import CONNECT_TIMEOUT_S, ULTRALYTICS_ASSETS, hf_cache_dir, looks_like_path, reachable
 from ingest.settings import IngestSettings
-from ingest.weights import CONNECT_TIMEOUT_S, ULTRALYTICS_ASSETS, hf_cache_dir, looks_like_path, reachable
 
 log = logging.getLogger(__name__)
 
@@ -43,19 +43,19 @@ def chosen(role: str, settings: IngestSettings) -> ChosenWeights:
     """The weights `role` resolves to with `settings`. Raises RoleUnavailable (a path that is not
     there, an unknown CLIP tag) and KeyError for a role without pullable weights."""
     if role == "tracking":
-        from ingest.detector_weights import resolve_detector
+        from ingest.models.detector_weights import resolve_detector
 
         model = settings.tracking.model
         det = resolve_detector(model)
         status = "substitute" if det.substitute else _status(det.source)
         return ChosenWeights(role, model, det.location, det.source, status)
     if role == "clip":
-        from ingest.encoders import resolve_clip
+        from ingest.models.encoders import resolve_clip
 
         clip = resolve_clip(settings.clip)
         return ChosenWeights(role, clip.label, clip.location, clip.source, _status(clip.source))
     if role == "asr":
-        from ingest.asr import resolve_whisper
+        from ingest.roles.asr import resolve_whisper
 
         model = settings.asr.model
         whisper = resolve_whisper(model)
@@ -101,7 +101,7 @@ def _need(url: str, role: str, what: str, timeout_s: float) -> None:
 def _pull_detector(model: str, timeout_s: float) -> None:
     from ultralytics.utils.downloads import GITHUB_ASSETS_NAMES, attempt_download_asset
 
-    from ingest.detector_weights import ultralytics_cache
+    from ingest.models.detector_weights import ultralytics_cache
 
     if looks_like_path(model):  # resolution already failed on a missing path; a name is what can be pulled
         raise PullError(f"tracking: tracking.model {model!r} is a path, not a model name to download")

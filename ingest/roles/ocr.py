@@ -38,10 +38,10 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 
 from ingest.errors import RoleUnavailable
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import Frame, FrameBatch
+from ingest.media.frames import Frame, FrameBatch
+from ingest.models.weights import package_dir
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import OcrSettings
-from ingest.weights import package_dir
 from memory import rows_table
 from memory.cache import cache_dir
 

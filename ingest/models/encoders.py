@@ -27,11 +27,11 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from ingest.devices import torch_device
 from ingest.errors import RoleUnavailable
-from ingest.extractor import Availability
+from ingest.models.devices import torch_device
+from ingest.models.weights import Weights, hf_cache_dir, looks_like_path, package_dir
+from ingest.roles.extractor import Availability
 from ingest.settings import ClipSettings
-from ingest.weights import Weights, hf_cache_dir, looks_like_path, package_dir
 
 log = logging.getLogger(__name__)
 

@@ -10,9 +10,9 @@ weights are never used. Vectors are L2-normalized and stored under `model` = 'AR
 import logging
 from typing import ClassVar
 
-from ingest.encoders import ClipModel, clip_availability, load_clip
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import Frame, FrameBatch
+from ingest.media.frames import Frame, FrameBatch
+from ingest.models.encoders import ClipModel, clip_availability, load_clip
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from memory import rows_table
 
 log = logging.getLogger(__name__)

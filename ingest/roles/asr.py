@@ -5,8 +5,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ingest.errors import RoleUnavailable
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.weights import Weights, hf_cache_dir, joined_parts, looks_like_path, package_dir
+from ingest.models.weights import Weights, hf_cache_dir, joined_parts, looks_like_path, package_dir
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from memory import rows_table
 from memory.cache import cache_dir
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ingest.boxes import simplify
+from ingest.models.boxes import simplify
 
 #: Boxes down to this score reach the tracker: ByteTrack-style trackers use the weak ones only to
 #: continue existing tracks (through occlusion), while `confidence` gates new tracks.

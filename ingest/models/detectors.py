@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ingest.detections import LOW_CONFIDENCE, Detections
-from ingest.detector_weights import SUBSTITUTE_NOTE, resolve_detector
 from ingest.errors import RoleUnavailable
-from ingest.quantize import int8_copy
-from ingest.weights import ULTRALYTICS_ASSETS, reachable
+from ingest.models.detections import LOW_CONFIDENCE, Detections
+from ingest.models.detector_weights import SUBSTITUTE_NOTE, resolve_detector
+from ingest.models.quantize import int8_copy
+from ingest.models.weights import ULTRALYTICS_ASSETS, reachable
 from memory.cache import cache_dir
 
 log = logging.getLogger(__name__)

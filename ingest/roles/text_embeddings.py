@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from ingest.encoders import TextEncoder
-from ingest.extractor import Availability, Extractor, VideoContext
+from ingest.models.encoders import TextEncoder
+from ingest.roles.extractor import Availability, Extractor, VideoContext
 from memory import rows_table
 
 log = logging.getLogger(__name__)

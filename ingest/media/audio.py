@@ -4,7 +4,7 @@ import ffmpeg
 import numpy as np
 
 from ingest.errors import BadVideoError
-from ingest.probe import VideoInfo
+from ingest.media.probe import VideoInfo
 
 SAMPLE_RATE = 16_000
 
