@@ -21,7 +21,7 @@ import pytest
 from ingest import Availability, Extractor, IngestResult, IngestSettings, VideoContext
 from ingest.batch import WORKER_DIED, BatchOptions, run_batch
 from ingest.errors import SettingsError
-from ingest.roles.asr import resolve_whisper
+from ingest.models.whisper_weights import resolve_whisper
 from ingest.sources import expand_sources
 from memory import StoreError, open_memory
 from memory.schema import CONTENT_TABLES

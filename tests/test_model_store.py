@@ -16,7 +16,7 @@ from ingest.errors import RoleUnavailable
 from ingest.models.detector_weights import resolve_detector
 from ingest.models.encoders import resolve_clip
 from ingest.models.model_store import PullError, chosen, pull
-from ingest.roles.asr import resolve_whisper
+from ingest.models.whisper_weights import resolve_whisper
 from ingest.roles.tracking import Tracker
 from ingest.settings import AsrSettings, ClipSettings, IngestSettings, TrackingSettings
 from vidmem.cli import main

@@ -28,9 +28,9 @@ from urllib.parse import urlparse
 import numpy as np
 
 from ingest.errors import RoleUnavailable
+from ingest.models.availability import Availability
 from ingest.models.devices import torch_device
 from ingest.models.weights import Weights, hf_cache_dir, looks_like_path, package_dir
-from ingest.roles.extractor import Availability
 from ingest.settings import ClipSettings
 
 log = logging.getLogger(__name__)

@@ -55,7 +55,7 @@ def chosen(role: str, settings: IngestSettings) -> ChosenWeights:
         clip = resolve_clip(settings.clip)
         return ChosenWeights(role, clip.label, clip.location, clip.source, _status(clip.source))
     if role == "asr":
-        from ingest.roles.asr import resolve_whisper
+        from ingest.models.whisper_weights import resolve_whisper
 
         model = settings.asr.model
         whisper = resolve_whisper(model)

@@ -19,16 +19,8 @@ import pyarrow as pa
 
 from ingest.media.frames import FrameBatch
 from ingest.media.probe import VideoInfo
+from ingest.models.availability import Availability
 from ingest.settings import IngestSettings
-
-
-@dataclass(frozen=True)
-class Availability:
-    """Whether a role can run here, what it will use, and why not when it cannot."""
-
-    ok: bool
-    detail: str  # e.g. "packaged weights: /path/model.bin" or "no weights: pass --clip-pretrained PATH"
-    source: str = ""  # 'settings' | 'package' | 'cache' | 'download' | 'endpoint' | ''
 
 
 @dataclass
