@@ -1,6 +1,6 @@
 # vidmem: set-up, quick start and tests. Every target installs what it needs first.
 #   make quickstart   install everything, ingest a bundled sample, show rows and a query
-#   make test         install everything, then lint (ruff), type-check (mypy) and run the tests
+#   make test         install everything, then lint (ruff, import-linter), type-check (mypy) and run the tests
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -44,8 +44,10 @@ llm:
 	elif [ -x $(LOCAL_LLM) ]; then $(LOCAL_LLM) start; \
 	else echo "no OPENAI_BASE_URL and no $(LOCAL_LLM): LLM tests will be skipped"; fi
 
+# ruff, then the layering contracts in pyproject.toml (import-linter: vidmem -> agents -> queries -> memory <- ingest).
 lint:
 	$(BIN)/ruff check memory ingest queries agents vidmem tests bench
+	$(BIN)/lint-imports --no-cache
 
 typecheck:
 	$(BIN)/mypy
