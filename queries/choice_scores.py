@@ -34,6 +34,8 @@ _DURATION_QUESTION = re.compile(r"\bhow long\b|\bfor how many seconds\b|\bdurati
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
 _WHOLE = re.compile(r"\b(the )?whole (video|clip|time)\b|\bthroughout\b|\ball the time\b|\bentire (video|clip)\b", re.I)
 _WORD = re.compile(r"[\w']+")
+#: Grammar only, unlike `question_words.STOPWORDS`: an option's own words ('two', 'the end', 'first',
+#: 'video') are what tells it from the others, so they are kept.
 _STOP = frozenset(
     ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "it", "its",
      "this", "that", "for", "from", "by", "with", "as", "into", "about", "he", "she", "they", "them", "their", "his",
