@@ -8,8 +8,8 @@ one `search` method; the thought -> action -> observation chain they all run liv
 
 The registry (`registry.py`) lists them in order (`PLANNERS`, the order `vidmem ask --planner`
 shows) and builds one by name (`make_planner`); `AgentSettings` holds each planner's settings in a
-field named like the planner. Adding a planner = one module here + one registry line (and its
-settings field in `AgentSettings`).
+field named like the planner. Adding a planner = one module here + one registry line; it runs on
+its settings' defaults until it also gets a field in `AgentSettings`.
 
 >>> make_planner("react").name
 'react'

@@ -1,8 +1,9 @@
 """The planner interface and the ordered registry of planners.
 
 A planner answers one question over a tool set and returns the tree it searched. Adding one is a
-new module in agents/planners/ with a `BasePlanner` subclass like these and one line in `PLANNERS`
-(plus its settings field in `AgentSettings`, named like the planner).
+new module in agents/planners/ with a `BasePlanner` subclass like these and one line in `PLANNERS`;
+it runs on its settings' defaults until it gets a field in `AgentSettings` (named like the planner),
+which the command line's budget flags (`with_chain`) then reach too.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class AgentSettings:
         """
         return replace(
             self, **{name: replace(getattr(self, name), chain=replace(getattr(self, name).chain, **changes))
-                     for name in PLANNER_NAMES}
+                     for name in PLANNER_NAMES if hasattr(self, name)}
         )  # fmt: skip
 
 
@@ -84,7 +85,7 @@ def make_planner(name: str, settings: AgentSettings | None = None) -> Planner:
     settings = settings or AgentSettings()
     for cls in PLANNERS:
         if cls.name == name:
-            own: Any = getattr(settings, name)
+            own: Any = getattr(settings, name, None)  # a planner without a field here runs on its defaults
             planner: Planner = cls(own)
             return planner
     raise AgentError(f"unknown planner {name!r}; choose one of: {', '.join(PLANNER_NAMES)}")
