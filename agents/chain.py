@@ -47,7 +47,7 @@ def load_prompt(name: str) -> Template:
 
 @dataclass(frozen=True)
 class ChainSettings:
-    max_steps: int = 6  # steps per chain (per critic round; per branch execution in MCTS)
+    max_steps: int = 6  # model calls per chain, the final answer included (per critic round; per MCTS branch)
     max_errors: int = 2  # model mistakes in a row that end the chain as a failure
     max_tokens: int = 256  # completion tokens per step
     temperature: float = 0.0

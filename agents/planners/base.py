@@ -6,7 +6,7 @@ a search tree rooted at the question; a planner only says how it searches that t
         settings_type = ReactSettings
 
         def search(self, tree, tools, ctx, choices):
-            leaf = Chain(tools, ctx, self.settings.chain).run(tree, 0)
+            leaf = Chain(tools, ctx, self.settings.chain).start(tree)  # reads the brief first (read_first)
             return answered(tree, leaf, choices)
 """
 

@@ -1,5 +1,5 @@
 """Whether a model (and so the role or query-time encoder that runs it) can run here: a value both
-the roles (`Extractor.available`) and the query-time encoders (`ingest.models.encoders`) report."""
+the roles (`Extractor.availability()`) and the query-time encoders (`ingest.models.encoders`) report."""
 
 from dataclasses import dataclass
 
