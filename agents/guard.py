@@ -30,6 +30,7 @@ are harmless to the data but show paths and configuration, and the prompt alread
 
 import functools
 import logging
+import threading
 from collections.abc import Iterable
 from importlib import resources
 
@@ -39,7 +40,7 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 
 from agents.errors import AgentError, GuardError, SQLRunError
 from memory import Memory, metadata
-from queries.errors import QueryError
+from queries.errors import QueryBusy, QueryError
 from queries.readonly import ReadOnlyError
 from queries.sandbox import (
     DEFAULT_MAX_BYTES,
@@ -342,13 +343,21 @@ class GuardedSQL:
         max_rows: int = DEFAULT_MAX_ROWS,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        cancel: threading.Event | None = None,
+        long_slots: threading.Semaphore | None = None,
     ) -> QueryResult:
         """Check `sql`, run it, return at most `max_rows` rows and `max_bytes` bytes. Raises
-        GuardError when it may not run and SQLRunError when it fails, runs past `timeout_s` or its
-        first row alone is over `max_bytes`; both messages are for the model."""
+        GuardError when it may not run and SQLRunError when it fails, runs past `timeout_s`, is
+        cancelled (`cancel` set) or its first row alone is over `max_bytes`; both messages are for
+        the model. QueryBusy passes through: the query was shed (`long_slots`, see the sandbox)."""
         checked = self.guard.check(sql)
         try:
-            return self.sandbox.run(checked, max_rows=max_rows, timeout_s=timeout_s, max_bytes=max_bytes)
+            return self.sandbox.run(
+                checked, max_rows=max_rows, timeout_s=timeout_s, max_bytes=max_bytes, cancel=cancel,
+                long_slots=long_slots,
+            )  # fmt: skip
+        except QueryBusy:
+            raise
         except ReadOnlyError as exc:
             log.warning("guard let through SQL that DuckDB refused: %r (%s)", checked, exc)
             raise GuardError(str(exc)) from None

@@ -17,7 +17,11 @@ BENCHES = ("ingest", "archive", "queries", "agents", "serve")
 
 
 def main(argv: list[str]) -> int:
-    names, extra = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    if "--" in argv:
+        names, extra = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
+    else:  # `python -m bench serve --load --users 20`: from the first option on, all goes to the one benchmark
+        first = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+        names, extra = argv[:first], argv[first:]
     chosen = names or list(BENCHES)
     unknown = set(chosen) - set(BENCHES)
     if unknown:

@@ -16,11 +16,14 @@ Server time is measured in-process through FastAPI's TestClient (routing, the me
 or HTML rendering; no network), median and p95 over `--repeats` requests, both with the memory
 held open between requests (a burst, the usual case) and opened for each request (hold_s=0).
 Targets: video page < 500 ms, search < 200 ms, archive page < 300 ms.
+
+`--load` runs bench/serve_load.py instead: a real `vidmem serve` under simulated users.
 """
 
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -99,6 +102,11 @@ def summary(ms: list[float]) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if "--load" in args_in:  # a real server under simulated users: bench/serve_load.py
+        from bench.serve_load import main as load_main
+
+        return load_main(args_in)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hours", type=int, default=10, help="synthetic one-hour videos to search (default 10)")
     ap.add_argument("--archive-videos", type=int, default=10_000, help="video records for the archive page")

@@ -29,3 +29,10 @@ class ParameterError(QueryError, ValueError):
 
 class SearchUnavailable(QueryError):
     """A search cannot run: no embeddings of the encoder's model, or no index of the asked kind."""
+
+
+class QueryBusy(QueryError):
+    """The query was stopped, or not started, because others hold what it needs (the sandbox's long
+    query slots): it may well run if tried again shortly."""
+
+    retry_after_s = 5

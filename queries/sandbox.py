@@ -25,6 +25,7 @@ bench/guard_rss.py measures the process's peak memory under hostile and heavy qu
 
 import contextlib
 import os
+import queue
 import threading
 import time
 import weakref
@@ -35,7 +36,7 @@ from typing import Any
 import duckdb
 
 from memory import Memory, load_extension
-from queries.errors import ParameterError, QueryError
+from queries.errors import ParameterError, QueryBusy, QueryError
 from queries.library import install
 from queries.lockdown import attach_memory, lock_down
 from queries.pylist import to_pylist
@@ -87,13 +88,19 @@ _CATALOG = "vidmem"
 _BASE_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
+#: Queries one sandbox runs at once: a slow one (up to its time limit) must not hold up the others.
+DEFAULT_CONCURRENCY = 4
+
+
 class Sandbox:
-    """A locked-down DuckDB instance over one memory, running one query at a time within limits.
+    """A locked-down DuckDB instance over one memory, running up to `concurrency` queries at once
+    within limits.
 
     Opened read-only by attaching the memory's file (or DuckLake catalog) to a private in-memory
     instance, so that switching external access off and locking the configuration touch nothing
-    else in the process. Thread-safe: queries run one at a time. Raises QueryError when the memory
-    cannot be attached (open for writing in this process, most often).
+    else in the process. Thread-safe: each query takes one of `concurrency` connections to the
+    instance, prepared before it was locked, and waits when all are busy. Raises QueryError when the
+    memory cannot be attached (open for writing in this process, most often).
     """
 
     def __init__(
@@ -102,7 +109,10 @@ class Sandbox:
         *,
         install_library: LibraryInstaller | None = install,
         memory_limit: str = DEFAULT_MEMORY_LIMIT,
+        concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
+        if concurrency < 1:
+            raise ParameterError(f"concurrency must be >= 1, got {concurrency}")
         self.uri = memory.uri  # not the Memory itself: `shared_sandbox` caches by weak reference to it
         #: The watchdog's bound on the process's growth during a query (DuckDB's memory_limit
         #: leaves out strings built in vectors and results on their way out).
@@ -122,16 +132,26 @@ class Sandbox:
             # Every view and macro now visible: the library's, wherever it was installed (in the memory
             # file by a writable open, or here), and any an analyst stored in the memory.
             self.library_views, self.library_functions = _catalog_names(con)
+            # Each query's connection, set up like this one before the configuration is locked: the
+            # catalog, the search path and TEMP objects (an installer's) are a connection's own.
+            pool = [con.cursor() for _ in range(concurrency)]
+            for cur in pool:
+                if install_library is not None:
+                    cur.execute(f"USE memory; SET search_path = 'memory.main,{_CATALOG}.main'")
+                    install_library(cur)
+                cur.execute(f"USE {_CATALOG}; SET search_path = '{_CATALOG}.main,memory.main'")
             # One thread: one vector of 2048 values in flight at a time, so that a query whose values
             # grow (replace() with a long replacement) overshoots the watchdog by one vector, not two.
+            # Concurrent queries each run on their caller's thread.
             lock_down(con, memory.uri, memory_limit=memory_limit, threads=1)
         except BaseException:
             con.close()
             raise
-        # One connection, one query at a time: TEMP library objects live on this connection only,
-        # and sandboxed queries are short (they have a time limit).
         self._con = con
-        self._con_lock = threading.Lock()
+        self._free: queue.SimpleQueue[duckdb.DuckDBPyConnection] = queue.SimpleQueue()
+        for cur in pool:
+            self._free.put(cur)
+        self._closed = False
 
     def run(
         self,
@@ -140,17 +160,33 @@ class Sandbox:
         max_rows: int = DEFAULT_MAX_ROWS,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        cancel: threading.Event | None = None,
+        long_slots: threading.Semaphore | None = None,
+        long_after_s: float = 2.0,
     ) -> QueryResult:
         """Run `sql` (checked by the caller), return at most `max_rows` rows and `max_bytes` bytes.
         Raises ReadOnlyError when the locked instance refuses it and QueryError when it fails, runs
-        past `timeout_s`, outgrows the memory limit or its first row alone is over `max_bytes`."""
+        past `timeout_s` (waiting for a free connection included), outgrows the memory limit, is
+        cancelled (`cancel` set: its client went away) or its first row alone is over `max_bytes`.
+
+        `long_slots` bounds how many queries may run past `long_after_s` at once (a server keeps
+        cores for short queries that way): one that gets there with no slot free is stopped with
+        QueryBusy."""
         if max_rows < 1 or timeout_s <= 0 or max_bytes < 1:
             raise ValueError(f"max_rows, max_bytes must be >= 1 and timeout_s > 0, got {max_rows}, {max_bytes}, "
                              f"{timeout_s}")  # fmt: skip
-        with self._con_lock:
-            con = self._con
-            watchdog = _Watchdog(con, timeout_s, self.memory_bytes)
-            start = time.perf_counter()
+        if self._closed:
+            raise QueryError("the sandbox is closed", sql=sql)
+        start = time.perf_counter()
+        try:
+            con = self._free.get(timeout=timeout_s)
+        except queue.Empty:
+            raise QueryError(
+                f"every connection of the sandbox stayed busy for {timeout_s:g} s: try again shortly", sql=sql
+            ) from None
+        try:
+            left_s = max(timeout_s - (time.perf_counter() - start), 0.01)  # the wait for a connection counts
+            watchdog = _Watchdog(con, left_s, self.memory_bytes, cancel, long_slots, long_after_s)
             try:
                 watchdog.start()
                 con.execute(sql)
@@ -159,6 +195,14 @@ class Sandbox:
                 # the row and byte caps hold however big the result.
                 taken = _capped_rows(con.to_arrow_reader(_BATCH_ROWS), max_rows, max_bytes)
             except (duckdb.InterruptException, _Interrupted):
+                if watchdog.reason == "busy":
+                    raise QueryBusy(
+                        f"the query ran over {long_after_s:g} s while the long queries this server runs at once "
+                        "were running: try again shortly, or narrow it (WHERE video_id = ..., a time range)",
+                        sql=sql,
+                    ) from None
+                if watchdog.reason == "cancelled":
+                    raise QueryError("the query was cancelled: its client went away", sql=sql) from None
                 if watchdog.reason == "memory":
                     raise QueryError(
                         f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
@@ -178,6 +222,8 @@ class Sandbox:
                 watchdog.stop()
                 with contextlib.suppress(duckdb.Error):
                     con.execute("SELECT 1").fetchall()  # drop what is left of a streamed result
+        finally:
+            self._free.put(con)
         rows, truncated_by, nbytes = taken
         if truncated_by == "bytes" and not rows:
             raise QueryError(
@@ -196,8 +242,9 @@ class Sandbox:
         )
 
     def close(self) -> None:
-        with self._con_lock:
-            self._con.close()
+        """Close the instance; queries running now are interrupted (DuckDB closes their connections)."""
+        self._closed = True
+        self._con.close()
 
 
 _BATCH_ROWS = 16
@@ -227,11 +274,20 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class _Watchdog:
-    """Interrupts the query on `con` when it runs past `timeout_s`, or when this process's RSS grows
-    more than `memory_bytes` past what it was when the query started; `reason` says which."""
+    """Interrupts the query on `con` when it runs past `timeout_s`, when this process's RSS grows
+    more than `memory_bytes` past what it was when the query started, or when `cancel` is set;
+    `reason` says which ('time', 'memory', 'cancelled')."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, timeout_s: float, memory_bytes: int) -> None:
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, timeout_s: float, memory_bytes: int,
+        cancel: threading.Event | None = None, long_slots: threading.Semaphore | None = None,
+        long_after_s: float = 2.0,
+    ) -> None:  # fmt: skip
         self.reason = ""
+        self._cancel = cancel
+        self._long_slots = long_slots
+        self._long_at = time.monotonic() + long_after_s
+        self._holds_long_slot = False
         self._con = con
         self._deadline = time.monotonic() + timeout_s
         start = _rss()
@@ -245,10 +301,20 @@ class _Watchdog:
     def stop(self) -> None:
         self._done.set()
         self._thread.join()
+        if self._holds_long_slot and self._long_slots is not None:
+            self._long_slots.release()
 
     def _watch(self) -> None:
         while not self._done.wait(_WATCH_EVERY_S):
-            if time.monotonic() >= self._deadline:
+            if self._cancel is not None and self._cancel.is_set():
+                self.reason = "cancelled"
+            elif self._long_slots is not None and not self._holds_long_slot and time.monotonic() >= self._long_at:
+                self._holds_long_slot = self._long_slots.acquire(blocking=False)
+                if not self._holds_long_slot:
+                    self.reason = "busy"
+                else:
+                    continue
+            elif time.monotonic() >= self._deadline:
                 self.reason = "time"
             elif self._cap is not None and (_rss() or 0) > self._cap:
                 self.reason = "memory"

@@ -214,7 +214,7 @@ def test_the_start_up_line_never_prints_the_token(
 
     from vidmem.cli import main
 
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the line is printed before serving starts
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: None)  # the line is printed before serving starts
     assert main(["serve", "--memory", str(serve_memory), "--token", "s3cret-value"]) == 0
     line = capsys.readouterr().err
     assert "?token=<your token>" in line and "s3cret-value" not in line  # start-up lines land in logs
@@ -241,7 +241,7 @@ def test_a_foreign_host_header_is_refused_on_loopback(serve_memory: Path, monkey
     from vidmem.cli import main
 
     served: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **k: served.append(app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **k: served.append(self.config.app))
     assert main(["serve", "--memory", str(serve_memory)]) == 0  # the default: 127.0.0.1, no token
     with TestClient(served[0], base_url="http://127.0.0.1:8000") as c:
         assert c.get("/api/videos").status_code == 200

@@ -4,6 +4,7 @@ import argparse
 import ipaddress
 import os
 import sys
+from types import FrameType
 
 from vidmem.cli import EXIT_OK, EXIT_USAGE, add_memory_arg
 
@@ -74,5 +75,15 @@ def run(args: argparse.Namespace) -> int:
     # never the token itself: this line lands in logs
     where = f"http://{args.host}:{args.port}/" + ("?token=<your token>" if args.token else "")
     print(f"vidmem serve: {args.memory} at {where} (API: /docs); Ctrl+C stops", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Stopping (Ctrl+C, SIGTERM) cancels running queries at once and gives open streams (a question's
+    # events) a second to end: a slow query must not hold the server until its time limit.
+    stop_work = app.state.serve.stop_work
+
+    class StoppingServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stop_work()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
+    StoppingServer(config).run()
     return EXIT_OK

@@ -1,11 +1,13 @@
 """The JSON API (documented at /docs) and the media route the video player streams from."""
 
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import date, time
 from pathlib import Path
 from typing import Any, Literal
 
+import anyio
 import pyarrow as pa
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -146,7 +148,7 @@ def search(state: ServeState, memory: Memory, q: str, video_id: str | None, k: i
 
 
 @router.get("/api/search", response_model=list[HitOut], tags=["search"])
-def api_search(
+async def api_search(
     request: Request,
     q: str = Query(..., min_length=1, description="words or a question"),
     video_id: str | None = None,
@@ -154,9 +156,19 @@ def api_search(
 ) -> list[dict[str, Any]]:
     """One query over transcript, on-screen text and captions (keyword, then semantic when text
     embeddings are stored), and over frames when CLIP embeddings are stored."""
+    return (await search_work(request, q, video_id, k)).hits
+
+
+async def search_work(request: Request, q: str, video_id: str | None, k: int) -> SearchResult:
+    """`search` on the server's search workers (a few at once, a bounded line, 503 past it)."""
     state = state_of(request)
-    with state.source.lease() as memory:
-        return search(state, memory, q, video_id, k).hits
+
+    def work(cancel: threading.Event) -> SearchResult:
+        with state.source.lease() as memory:
+            vid = queries.resolve_video(memory, video_id) if video_id else None
+            return search(state, memory, q, vid, k)
+
+    return await state.work["search"].run(request, work)
 
 
 # ------------------------------------------------------------------------------ SQL
@@ -173,19 +185,37 @@ class SQLOut(BaseModel):
     seconds: float
 
 
-def run_guarded(memory: Memory, sql: str, max_rows: int, max_bytes: int | None = None) -> Any:
-    """`sql` through the agents' guard (one read-only query, no files or settings, a time limit)."""
+def run_guarded(
+    memory: Memory, sql: str, max_rows: int, max_bytes: int | None = None, cancel: threading.Event | None = None,
+    long_slots: threading.Semaphore | None = None,
+) -> Any:
+    """`sql` through the agents' guard (one read-only query, no files or settings, a time limit);
+    `cancel` stops it (its client went away, the server is stopping); `long_slots` bounds the
+    queries running long at once (past it: QueryBusy, a 503)."""
     from agents import guarded
 
-    caps = {"max_bytes": max_bytes} if max_bytes else {}
-    return guarded(memory).run(sql, max_rows=max_rows, timeout_s=SQL_TIMEOUT_S, **caps)
+    return guarded(memory).run(
+        sql, max_rows=max_rows, timeout_s=SQL_TIMEOUT_S, cancel=cancel, long_slots=long_slots,
+        **({"max_bytes": max_bytes} if max_bytes else {}),
+    )  # fmt: skip
+
+
+async def _guarded_work(request: Request, sql: str, max_rows: int, max_bytes: int | None = None) -> Any:
+    """A guarded query on the server's SQL workers (a few at once, a bounded line, 503 past it)."""
+    state = state_of(request)
+
+    def work(cancel: threading.Event) -> Any:
+        with state.source.lease() as memory:
+            return run_guarded(memory, sql, max_rows, max_bytes, cancel, state.long_queries)
+
+    return await state.work["sql"].run(request, work)
 
 
 @router.post("/api/sql", response_model=SQLOut, tags=["sql"])
-def api_sql(request: Request, body: SQLIn) -> dict[str, Any]:
-    """Run one guarded read-only query; a write, a file read or any other escape is a 400 with the guard's message."""
-    with state_of(request).source.lease() as memory:
-        result = run_guarded(memory, body.sql, SQL_ROWS)
+async def api_sql(request: Request, body: SQLIn) -> dict[str, Any]:
+    """Run one guarded read-only query; a write, a file read or any other escape is a 400 with the
+    guard's message; a 503 with Retry-After when the SQL workers and their line are full."""
+    result = await _guarded_work(request, body.sql, SQL_ROWS)
     return {
         "columns": list(result.columns),
         "rows": clean([list(r) for r in result.rows]),
@@ -195,10 +225,11 @@ def api_sql(request: Request, body: SQLIn) -> dict[str, Any]:
 
 
 @router.get("/api/sql/download", tags=["sql"])
-def api_sql_download(request: Request, sql: str, format: Literal["csv", "parquet", "json"] = "csv") -> Response:
+async def api_sql_download(
+    request: Request, sql: str, format: Literal["csv", "parquet", "json"] = "csv"
+) -> Response:
     """The whole result of a guarded query as a file (up to a million rows)."""
-    with state_of(request).source.lease() as memory:
-        result = run_guarded(memory, sql, DOWNLOAD_ROWS, DOWNLOAD_BYTES)
+    result = await _guarded_work(request, sql, DOWNLOAD_ROWS, DOWNLOAD_BYTES)
     if result.truncated:  # the guard's byte cap (1 MB for the page) once cut a 168,100-row export to 71,428
         cap = f"{DOWNLOAD_ROWS:,} rows" if result.truncated_by == "rows" else f"{DOWNLOAD_BYTES >> 20:,} MB"
         return PlainTextResponse(
@@ -206,7 +237,7 @@ def api_sql_download(request: Request, sql: str, format: Literal["csv", "parquet
             "vidmem sql --format csv --output FILE",
             status_code=413,
         )
-    body = queries.format_result(result_table(result), format)
+    body = await anyio.to_thread.run_sync(queries.format_result, result_table(result), format)
     data = body if isinstance(body, bytes) else body.encode()
     media_type = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet", "json": "application/json"}
     return Response(

@@ -23,6 +23,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from agents import AgentError, GuardError, SQLRunError
 from memory import MemoryURI, StoreError, VidmemError
 from queries import ParameterError, QueryError, UnknownVideoError
+from queries.errors import QueryBusy
+from vidmem.serve.limits import Overloaded
 from vidmem.serve.source import MemoryBusy, MemorySource
 from vidmem.serve.state import ContextFactory, ServeState
 
@@ -60,6 +62,7 @@ def create_app(
         # Finding the query encoders imports the model libraries (seconds): do it before the first search asks.
         threading.Thread(target=app.state.serve.encoders, name="vidmem-encoders", daemon=True).start()
         yield
+        app.state.serve.stop_work()  # queries still running stop now, not at their time limit
         source.close()
 
     app = FastAPI(
@@ -140,6 +143,8 @@ def _require_token(app: FastAPI, token: str) -> None:
 #: Exception class -> HTTP status; the first match in order wins.
 _STATUS: tuple[tuple[type[Exception], int], ...] = (
     (UnknownVideoError, 404),
+    (Overloaded, 503),
+    (QueryBusy, 503),
     (MemoryBusy, 503),
     (GuardError, 400),
     (SQLRunError, 400),
@@ -160,10 +165,11 @@ async def _vidmem_error(request: Request, exc: Exception) -> Response:
     message = str(exc).strip()
     if code == 500:
         log.error("%s %s failed: %s", request.method, request.url.path, message)
+    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, Overloaded | QueryBusy) else None
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"detail": message}, status_code=code)
+        return JSONResponse({"detail": message}, status_code=code, headers=headers)
     state: ServeState = request.app.state.serve
     return state.templates.TemplateResponse(
-        request, "error.html", {"message": message, "status": code, "page": ""}, status_code=code
+        request, "error.html", {"message": message, "status": code, "page": ""}, status_code=code, headers=headers
     )
 

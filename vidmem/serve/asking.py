@@ -24,6 +24,7 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from agents import PLANNER_NAMES, Answer, ChatModel, Completion, Message, ask
 from memory import VidmemError
 from vidmem.serve.api import clean, state_of
+from vidmem.serve.limits import Overloaded
 from vidmem.serve.state import ServeState
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,10 @@ def api_ask(
     if planner not in PLANNER_NAMES:
         # not echoed: the value is the client's, and a 400 has no business reflecting it
         return PlainTextResponse(f"unknown planner; known: {', '.join(PLANNER_NAMES)}", status_code=400)
+    asks = state_of(request).work["ask"]
+    slot = asks.slot()
+    if not slot.acquire(blocking=False):  # each question holds a thread and a model conversation
+        raise Overloaded(asks.kind, asks.retry_after_s)
     events: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
 
     def emit(name: str, data: dict[str, Any]) -> None:
@@ -116,6 +121,7 @@ def api_ask(
         try:
             _run(state_of(request), q, planner, video_id or None, emit)
         finally:
+            slot.release()
             events.put(None)
 
     threading.Thread(target=work, name="vidmem-ask", daemon=True).start()

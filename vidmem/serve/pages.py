@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 import queries
 from agents import PLANNER_NAMES
-from vidmem.serve.api import clean, clean_rows, schema_text, search, state_of
+from vidmem.serve.api import clean, clean_rows, schema_text, search_work, state_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -86,13 +86,10 @@ def video_page(request: Request, video_id: str, t: float | None = None) -> Respo
 
 
 @router.get("/search", response_class=HTMLResponse)
-def search_page(request: Request, q: str | None = None, video_id: str | None = None, k: int = 20) -> Response:
+async def search_page(request: Request, q: str | None = None, video_id: str | None = None, k: int = 20) -> Response:
     result = None
     if q and q.strip():
-        state = state_of(request)
-        with state.source.lease() as memory:
-            vid = queries.resolve_video(memory, video_id.strip()) if video_id and video_id.strip() else None
-            result = search(state, memory, q, vid, k)
+        result = await search_work(request, q, video_id.strip() if video_id and video_id.strip() else None, k)
     return _render(
         request, "search.html", {"page": "search", "q": q or "", "video_id": video_id or "", "result": result}
     )
