@@ -25,6 +25,7 @@ from queries.counts import (
     tracks_with,
 )
 from queries.errors import ParameterError, QueryError, SearchUnavailable, UnknownTrackError, UnknownVideoError
+from queries.integrity import MemoryCheck, check_memory
 from queries.library import (
     EXAMPLE_QUERIES,
     Installation,
@@ -106,6 +107,7 @@ __all__ = [
     "HybridResult",
     "Installation",
     "LibraryObject",
+    "MemoryCheck",
     "MemoryStatus",
     "ParameterError",
     "QueryError",
@@ -125,6 +127,7 @@ __all__ = [
     "build_text_index",
     "category_counts",
     "category_pairs",
+    "check_memory",
     "cooccurrence",
     "cursor",
     "describe_library",

@@ -25,6 +25,7 @@ COMMANDS = {
     "ask": "answer a question about the videos, with evidence",
     "eval": "score a planner on a question set (NExT-QA, EgoSchema or vidmem JSONL)",
     "info": "summarize a memory: videos, hours, rows per table",
+    "check": "verify a memory: schema version, tables readable, rows per role",
     "models": "show what each model role will use, or why it is unavailable",
     "export": "copy the memory to a standalone DuckDB file or Parquet files",
     "mcp": "serve the memory to other agents over MCP (stdio)",

@@ -1,0 +1,52 @@
+"""`vidmem check` on real memories (the two speech clips ingested with ASR): sound, rows removed
+behind vidmem's back, and a file cut in half (issue 25: a damaged memory is found, never written)."""
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from vidmem.cli import main
+
+
+def _check(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(["check", "-m", str(path), *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_sound_memory_reads_whole(asr_memory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.duckdb"
+    shutil.copy(asr_memory, path)
+    before = path.read_bytes()
+    code, out, _ = _check(capsys, path)
+    assert code == 0 and out.splitlines()[-1] == "sound", out
+    assert "transcript_words" in out and "rows read" in out
+    assert path.read_bytes() == before  # a check changes nothing
+
+
+def test_rows_removed_behind_vidmems_back_are_named(
+    asr_memory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.duckdb"
+    shutil.copy(asr_memory, path)
+    with duckdb.connect(str(path)) as con:
+        video_id, path_of = con.execute("SELECT video_id, path FROM videos ORDER BY path LIMIT 1").fetchone()
+        stored = con.execute("SELECT count(*) FROM transcript_words WHERE video_id = ?", [video_id]).fetchone()[0]
+        con.execute("DELETE FROM transcript_words WHERE video_id = ? AND segment_id = 0 AND word_index = 0", [video_id])
+    code, out, _ = _check(capsys, path)
+    assert code == 1, out
+    assert f"problem: {path_of}: transcript_words holds {stored - 1} rows, its role recorded storing {stored}" in out
+
+
+def test_a_memory_cut_in_half_is_refused_in_one_line(
+    asr_memory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cut.duckdb"
+    data = asr_memory.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    code, _, err = _check(capsys, path)
+    assert code == 1 and "damaged" in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == data[: len(data) // 2]
