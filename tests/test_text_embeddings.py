@@ -149,3 +149,18 @@ def test_loading_the_model_prints_no_library_progress_bar() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     assert "%|" not in done.stderr and "Loading weights" not in done.stderr, done.stderr[-500:]
+
+
+def test_making_a_tracker_prints_no_library_config_dump() -> None:
+    """boxmot's own handler printed 'INFO ByteTrack: det_thresh=0.3, ... variable_dt=True' between
+    vidmem's ingest lines (issue 25); its records now go through vidmem's logging (WARNING by default)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import logging\nlogging.basicConfig(level=logging.WARNING)\n"
+        "from ingest.models.trackers import make_tracker\nfrom ingest.settings import IngestSettings\n"
+        "make_tracker(IngestSettings().tracking, 'cpu')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert "det_thresh" not in done.stderr + done.stdout, (done.stderr + done.stdout)[-500:]

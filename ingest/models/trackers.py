@@ -1,6 +1,7 @@
 """boxmot trackers, configured for the tracking role's sampling rate and confidence."""
 
 import importlib
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,18 @@ def make_tracker(cfg: Any, device: str) -> Any:
     args = load_tracker_config(cfg.tracker, None, overrides)
     module_path, class_name = definition.class_path.rsplit(".", 1)
     cls = getattr(importlib.import_module(module_path), class_name)
+    _boxmot_logs_through_ours()  # after the imports: importing some of boxmot configures its logging again
     if use_reid:
         weights = Path(cfg.reid_weights).expanduser()
         return cls(**args, reid_weights=weights if weights.is_file() else cfg.reid_weights, device=device)
     return cls(**args)
+
+
+def _boxmot_logs_through_ours() -> None:
+    """boxmot gives its logger its own Rich handler at INFO, which printed each tracker's whole
+    configuration ('ByteTrack: det_thresh=0.3, ... variable_dt=True') among vidmem's progress lines.
+    Its records go through vidmem's logging instead: warnings show, INFO only with -v."""
+    boxmot = logging.getLogger("boxmot")
+    boxmot.handlers.clear()
+    boxmot.setLevel(logging.NOTSET)
+    boxmot.propagate = True
