@@ -28,12 +28,14 @@ shared sandbox; a refusal is a `GuardError`, a failure an `SQLRunError`, both wr
 are harmless to the data but show paths and configuration, and the prompt already has the schema.
 """
 
+import contextlib
 import functools
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib import resources
 
+import pyarrow as pa
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, SqlglotError
@@ -363,6 +365,23 @@ class GuardedSQL:
             raise GuardError(str(exc)) from None
         except QueryError as exc:
             raise SQLRunError(str(exc)) from None
+
+
+    @contextlib.contextmanager
+    def stream(
+        self, sql: str, *, timeout_s: float, cancel: threading.Event | None = None
+    ) -> Iterator[tuple[pa.Schema, Iterator[pa.RecordBatch]]]:
+        """Check `sql` and stream every row (`Sandbox.stream`: for a file the user asked for, no row
+        cap). GuardError / SQLRunError before the block when it may not run or fails to start."""
+        checked = self.guard.check(sql)
+        with contextlib.ExitStack() as stack:
+            try:
+                found = stack.enter_context(self.sandbox.stream(checked, timeout_s=timeout_s, cancel=cancel))
+            except ReadOnlyError as exc:
+                raise GuardError(str(exc)) from None
+            except QueryError as exc:
+                raise SQLRunError(str(exc)) from None
+            yield found
 
 
 def guarded(memory: Memory) -> GuardedSQL:

@@ -38,7 +38,7 @@ from queries.library import (
     library_version,
 )
 from queries.lockdown import lock_down
-from queries.output import FORMATS, format_result
+from queries.output import FORMATS, format_result, format_stream, write_parquet
 from queries.readonly import ReadOnlyError, ReadOnlySession
 from queries.run import run_sql
 from queries.sandbox import QueryResult, Sandbox, release_sandbox, shared_sandbox
@@ -134,6 +134,7 @@ __all__ = [
     "detections_between",
     "evidence_brief",
     "format_result",
+    "format_stream",
     "frames_like",
     "fuse_ranks",
     "hybrid_search",
@@ -180,4 +181,5 @@ __all__ = [
     "when_track_visible",
     "when_visible",
     "word_search",
+    "write_parquet",
 ]

@@ -9,8 +9,10 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Literal
 
 import pyarrow as pa
@@ -89,10 +91,47 @@ def _cell(value: Any) -> str:
     return text if len(text) <= _CELL_CHARS else text[: _CELL_CHARS - 3] + "..."
 
 
-def _csv(rows: pa.Table) -> str:
+def format_stream(batches: Iterable[pa.RecordBatch], fmt: str) -> Iterator[bytes]:
+    """A result that arrives in batches as the bytes of one CSV or JSON file, batch by batch: what
+    `format_result` gives for the whole table, never held whole. (Parquet: `write_parquet`.)
+
+    >>> t = pa.table({"n": [1, 2, 3]})
+    >>> b"".join(format_stream(t.to_batches(max_chunksize=2), "json")).decode() == format_result(t, "json")
+    True
+    """
+    if fmt not in ("csv", "json"):
+        raise ParameterError(f"a streamed format is csv or json, got {fmt!r}")
+    first = True
+    for batch in batches:
+        rows = pa.Table.from_batches([batch])
+        if fmt == "csv":
+            yield _csv(rows, header=first).encode()
+        else:
+            items = [json.dumps(_jsonable_row(r), ensure_ascii=False, allow_nan=False) for r in rows_to_pylist(rows)]
+            if items:
+                yield (("[" if first else ", ") + ", ".join(items)).encode()
+                first = False
+            continue
+        first = False
+    if fmt == "json":
+        yield b"[]\n" if first else b"]\n"
+
+
+def write_parquet(batches: Iterable[pa.RecordBatch], schema: pa.Schema, path: str | Path) -> int:
+    """Write the batches to a Parquet file at `path`, one row group per batch; the rows written."""
+    n = 0
+    with pq.ParquetWriter(str(path), schema) as writer:
+        for batch in batches:
+            writer.write_batch(batch)
+            n += batch.num_rows
+    return n
+
+
+def _csv(rows: pa.Table, *, header: bool = True) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(rows.column_names)
+    if header:
+        writer.writerow(rows.column_names)
     columns = [to_pylist(c) for c in rows.columns]  # by position: DuckDB allows two columns of one name
     for row in zip(*columns, strict=True):
         writer.writerow(["" if v is None else _csv_value(v) for v in row])

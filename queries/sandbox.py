@@ -29,11 +29,12 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from memory import Memory, load_extension
 from queries.errors import ParameterError, QueryBusy, QueryError
@@ -240,6 +241,62 @@ class Sandbox:
             truncated_by=truncated_by,
             nbytes=nbytes,
         )
+
+    @contextlib.contextmanager
+    def stream(
+        self, sql: str, *, timeout_s: float, batch_rows: int = 65_536, cancel: threading.Event | None = None
+    ) -> Iterator[tuple[pa.Schema, Iterator[pa.RecordBatch]]]:
+        """Every row of `sql` (checked by the caller) as Arrow batches, for a file the user asked for:
+        no row or byte cap, the time limit and the memory bound as in `run`, `cancel` to stop. The
+        query runs (and fails, with QueryError) before the block is entered, so a caller can still
+        answer with an error; a failure while the batches are read raises from the iterator.
+
+            with box.stream(sql, timeout_s=300) as (schema, batches):
+                for batch in batches: ...
+        """
+        if self._closed:
+            raise QueryError("the sandbox is closed", sql=sql)
+        start = time.perf_counter()
+        try:
+            con = self._free.get(timeout=timeout_s)
+        except queue.Empty:
+            raise QueryError(f"every connection of the sandbox stayed busy for {timeout_s:g} s", sql=sql) from None
+        watchdog = _Watchdog(con, max(timeout_s - (time.perf_counter() - start), 0.01), self.memory_bytes, cancel)
+        try:
+            watchdog.start()
+            try:
+                con.execute(sql)
+                reader = con.to_arrow_reader(batch_rows)
+            except duckdb.Error as exc:
+                raise self._failure(exc, watchdog, timeout_s, sql) from None
+
+            def batches() -> Iterator[pa.RecordBatch]:
+                while True:
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        return
+                    except Exception as exc:  # the stream surfaces DuckDB's interrupt as its own error
+                        raise self._failure(exc, watchdog, timeout_s, sql) from None
+                    yield batch
+
+            yield reader.schema, batches()
+        finally:
+            watchdog.stop()
+            with contextlib.suppress(duckdb.Error):
+                con.execute("SELECT 1").fetchall()  # drop what is left of the result
+            self._free.put(con)
+
+    def _failure(self, exc: Exception, watchdog: "_Watchdog", timeout_s: float, sql: str) -> QueryError:
+        if watchdog.reason == "cancelled":
+            return QueryError("the query was cancelled: its client went away", sql=sql)
+        if watchdog.reason == "memory":
+            return QueryError(f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory", sql=sql)
+        if watchdog.reason == "time":
+            return QueryError(f"the query ran longer than {timeout_s:g} s and was stopped", sql=sql)
+        if isinstance(exc, duckdb.PermissionException):
+            return ReadOnlyError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}", sql=sql)
+        return QueryError(_first_lines(duckdb_message(str(exc))), sql=sql)
 
     def close(self) -> None:
         """Close the instance; queries running now are interrupted (DuckDB closes their connections)."""

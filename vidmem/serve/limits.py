@@ -108,5 +108,7 @@ def default_limits() -> dict[str, WorkQueue]:
         "sql": WorkQueue("sql", running=DEFAULT_CONCURRENCY, waiting=4 * DEFAULT_CONCURRENCY),
         "search": WorkQueue("search", running=cores, waiting=4 * cores, retry_after_s=2),
         "ask": WorkQueue("ask", running=2, waiting=4, retry_after_s=15),
+        # a whole result written to a file: long, bounded by its own time limit, few at once
+        "download": WorkQueue("download", running=2, waiting=2, retry_after_s=30),
     }
 
