@@ -285,26 +285,38 @@ def _rollback(cur: duckdb.DuckDBPyConnection) -> None:
         cur.execute("ROLLBACK")
 
 
-def open_memory(uri: str | Path | MemoryURI = DEFAULT_URI, *, read_only: bool = False) -> Memory:
+def open_memory(
+    uri: str | Path | MemoryURI = DEFAULT_URI, *, read_only: bool = False, salvage: bool = False
+) -> Memory:
     """Open (and, when writable, create or migrate) the memory at `uri`.
+
+    `salvage` (read-only only) opens a DuckDB file that the size check finds damaged, to copy out
+    what can still be read (`export_memory(..., salvage=True)`); reads of missing blocks then fail.
 
     >>> mem = open_memory("archive.duckdb")                      # doctest: +SKIP
     >>> mem.query("SELECT count(*) FROM videos")                 # doctest: +SKIP
     """
     parsed = uri if isinstance(uri, MemoryURI) else parse_uri(uri)
-    con = _connect_ducklake(parsed, read_only) if parsed.kind == "ducklake" else _connect_file(parsed, read_only)
+    if salvage and not read_only:
+        raise StoreError("a damaged memory is only ever opened read-only (salvage=True needs read_only=True)")
+    con = (
+        _connect_ducklake(parsed, read_only)
+        if parsed.kind == "ducklake"
+        else _connect_file(parsed, read_only, check_intact=not salvage)
+    )
     try:
         _ensure_schema(con, parsed, read_only)
     except duckdb.Error as exc:
-        con.close()
-        raise StoreError(f"cannot read the schema of memory {parsed}: {exc}") from exc
+        if not salvage:  # salvaging: the tables that read are copied whatever schema_info says
+            con.close()
+            raise StoreError(f"cannot read the schema of memory {parsed}: {exc}") from exc
     except BaseException:
         con.close()
         raise
     return Memory(parsed, con, read_only)
 
 
-def _connect_file(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:
+def _connect_file(uri: MemoryURI, read_only: bool, *, check_intact: bool = True) -> duckdb.DuckDBPyConnection:
     path = Path(uri.location)
     if read_only and not path.exists():
         raise StoreError(f"no memory at {path}: ingest a video first (vidmem ingest VIDEO --memory {path})")
@@ -314,7 +326,7 @@ def _connect_file(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(path), read_only=read_only, config=dict(_CONFIG))
     except duckdb.IOException as exc:
         if any(sign in str(exc) for sign in _DAMAGE_SIGNS):
-            raise StoreError(_damaged(path, str(exc).splitlines()[0])) from exc
+            raise StoreError(_damaged(path, str(exc).splitlines()[0], salvageable=False)) from exc
         if "lock" in str(exc).lower():
             raise StoreError(
                 f"memory {path} is locked by another process (a DuckDB file has one writer and no readers "
@@ -325,7 +337,8 @@ def _connect_file(uri: MemoryURI, read_only: bool) -> duckdb.DuckDBPyConnection:
     except duckdb.Error as exc:
         raise StoreError(f"cannot open memory {path} (is it a DuckDB file?): {exc}") from exc
     try:
-        _check_intact(con, path)
+        if check_intact:
+            _check_intact(con, path)
     except BaseException:
         con.close()
         raise
@@ -375,10 +388,16 @@ def _data_bytes(con: duckdb.DuckDBPyConnection) -> int | None:
     return _FILE_HEADERS_BYTES + int(block_size[0]) * (last + 1)
 
 
-def _damaged(path: Path, detail: str) -> str:
+def _damaged(path: Path, detail: str, *, salvageable: bool = True) -> str:
+    """The refusal in words; the salvage advice only when DuckDB could open the file at all."""
+    salvage = (
+        f"copy out the tables that can still be read (vidmem export SALVAGED.duckdb --salvage --memory {path}), "
+        if salvageable
+        else ""
+    )
     return (
         f"memory {path} is damaged ({detail}); it was not opened, and nothing was written to it. Restore it "
-        f"from a backup, or re-ingest the videos into a new memory (vidmem ingest VIDEOS --memory NEW.duckdb)"
+        f"from a backup, {salvage}or re-ingest the videos into a new memory (vidmem ingest VIDEOS --memory NEW.duckdb)"
     )
 
 

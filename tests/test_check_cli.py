@@ -50,3 +50,37 @@ def test_a_memory_cut_in_half_is_refused_in_one_line(
     code, _, err = _check(capsys, path)
     assert code == 1 and "damaged" in err and len(err.strip().splitlines()) == 1, err
     assert path.read_bytes() == data[: len(data) // 2]
+
+
+@pytest.mark.parametrize("target", ["salvaged.duckdb", "salvaged-parquet"])
+def test_what_is_readable_of_a_damaged_memory_can_be_salvaged(
+    serve_memory: Path, tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal's advice works: `vidmem export --salvage` copies every table still readable whole,
+    names the lost ones, exits 1, and leaves the damaged file as it was."""
+    from memory import read_parquet_export
+
+    damaged = tmp_path / "cut.duckdb"
+    whole = serve_memory.read_bytes()
+    for keep in (0.9, 0.8, 0.7, 0.6, 0.5):  # a cut that leaves DuckDB's catalog readable (where is layout's)
+        data = whole[: int(len(whole) * keep)]
+        damaged.write_bytes(data)
+        capsys.readouterr()
+        assert main(["info", "-m", str(damaged)]) == 1
+        if "--salvage" in capsys.readouterr().err:
+            break
+    else:
+        pytest.fail("no cut of the memory left a catalog DuckDB could open")
+    capsys.readouterr()
+    code = main(["export", str(tmp_path / target), "--salvage", "-m", str(damaged)])
+    out, err = capsys.readouterr()
+    lost = [line for line in err.splitlines() if line.startswith("lost: ")]
+    assert code == 1 and lost and all("could not be read" in line for line in lost), err
+    assert out.startswith("exported ") and damaged.read_bytes() == data
+    if target.endswith(".duckdb"):
+        with duckdb.connect(str(tmp_path / target), read_only=True) as con:
+            saved = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("role_runs", "detections")}
+    else:
+        tables = read_parquet_export(tmp_path / target)
+        saved = {t: tables[t].num_rows for t in ("role_runs", "detections") if t in tables}
+    assert sum(saved.values()) > 0, saved  # something came back

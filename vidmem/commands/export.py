@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from memory import EXPORT_FORMATS, export_format, export_memory, open_memory
-from vidmem.cli import EXIT_OK, EXIT_USAGE, add_memory_arg
+from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="duckdb or parquet (default: duckdb for a .duckdb/.db target, else parquet)",
     )
     p.add_argument("--force", action="store_true", help="replace TARGET if it exists")
+    p.add_argument(
+        "--salvage", action="store_true",
+        help="the memory is damaged: copy every table that can still be read whole, leave the others empty "
+        "and name them (exit status 1 when any is lost)",
+    )
     p.set_defaults(run=run)
 
 
@@ -36,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"vidmem export: {args.target} already exists (use --force to replace it)", file=sys.stderr)
         return EXIT_USAGE
     fmt = args.format or export_format(args.target)
-    with open_memory(args.memory, read_only=True) as memory:
-        result = export_memory(memory, args.target, fmt, overwrite=args.force)
+    with open_memory(args.memory, read_only=True, salvage=args.salvage) as memory:
+        result = export_memory(memory, args.target, fmt, overwrite=args.force, salvage=args.salvage)
     total = sum(result.rows.values())
     print(f"exported {total:,} rows from {len(result.rows)} tables ({result.rows.get('videos', 0)} videos) "
           f"as {result.format} -> {result.target}")
-    return EXIT_OK
+    for table, why in result.lost.items():
+        print(f"lost: {table} could not be read ({why})", file=sys.stderr)
+    return EXIT_FAILED if result.lost else EXIT_OK
