@@ -22,7 +22,7 @@ Nothing run in it can change or destroy the memory or any file. Two layers:
 
 import contextlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -194,9 +194,35 @@ class ReadOnlySession:
                 raise QueryError(duckdb_message(exc), sql=text) from exc
         return result
 
+    def stream(self, sql: str, *, batch_rows: int = 65_536) -> tuple[pa.Schema, Iterator[pa.RecordBatch]]:
+        """Like `run`, but the last statement's rows as Arrow batches, for a file of any size (the
+        earlier statements run first). Iterate before the next call on this session."""
+        statements = check_readonly(sql, allow_read_files=self.allow_read_files)
+        for i, text in enumerate(statements):
+            try:
+                if i < len(statements) - 1:
+                    self._cur.execute(text).fetchall()
+                    continue
+                reader = self._cur.execute(text).to_arrow_reader(batch_rows)
+            except duckdb.PermissionException as exc:
+                raise ReadOnlyError(f"not allowed in a read-only session: {_one_line(str(exc))}", sql=text) from exc
+            except duckdb.Error as exc:
+                raise QueryError(duckdb_message(exc), sql=text) from exc
+        return reader.schema, _batches(reader, statements[-1])
+
     def close(self) -> None:
         with contextlib.suppress(duckdb.Error):
             self._cur.close()
+
+
+def _batches(reader: pa.RecordBatchReader, sql: str) -> Iterator[pa.RecordBatch]:
+    while True:
+        try:
+            yield reader.read_next_batch()
+        except StopIteration:
+            return
+        except Exception as exc:  # DuckDB's error while the rows are produced
+            raise QueryError(duckdb_message(str(exc)), sql=sql) from None
 
 
 def _one_line(message: str) -> str:

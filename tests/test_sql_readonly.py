@@ -199,3 +199,25 @@ def test_checks_do_not_use_the_process_default_connection() -> None:
         assert SQLGuard().check("SELECT count(*) FROM tracks")
     finally:
         duckdb.execute("ROLLBACK")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_output_carries_every_row_streamed_and_matches_the_whole_result(
+    archive: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """`--output` writes batch by batch (issue 25: no cap and never held whole), byte for byte what
+    the whole-result formatter writes; several statements: the last one's rows."""
+    import pyarrow.parquet as pq
+
+    from queries import format_result
+    from vidmem.cli import main
+
+    sql = "SELECT 1; SELECT range AS i, md5(range::VARCHAR) AS h FROM range(200000)"
+    out = tmp_path / f"rows.{fmt}"
+    assert main(["sql", "-m", archive, sql, "--format", fmt, "--output", str(out)]) == 0
+    assert "200000 rows -> " in capsys.readouterr().err
+    whole = duckdb.connect().execute("SELECT range AS i, md5(range::VARCHAR) AS h FROM range(200000)").to_arrow_table()
+    if fmt == "parquet":
+        assert pq.read_table(out).equals(whole)
+    else:
+        assert out.read_bytes() == format_result(whole, fmt).encode()

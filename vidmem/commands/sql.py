@@ -13,6 +13,10 @@ from queries.library import EXAMPLE_QUERIES
 from vidmem.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, add_memory_arg, non_negative_int
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import pyarrow as pa
+
     from queries.readonly import ReadOnlySession
 
 HISTORY = Path.home() / ".vidmem_sql_history"
@@ -104,6 +108,8 @@ def _output_problem(args: argparse.Namespace) -> str | None:
 def _one(session: "ReadOnlySession", sql: str, args: argparse.Namespace, fmt: Formatter) -> int:
     from queries import QueryError
 
+    if args.output and args.format != "table":
+        return _to_file(session, sql, args)
     try:
         result = session.run(sql)
     except QueryError as exc:  # a refusal (one line) or DuckDB's own message, which is what an analyst needs
@@ -120,6 +126,41 @@ def _one(session: "ReadOnlySession", sql: str, args: argparse.Namespace, fmt: Fo
         sys.stdout.write(out if isinstance(out, str) else out.decode())
         if isinstance(out, str) and not out.endswith("\n"):
             sys.stdout.write("\n")
+    return EXIT_OK
+
+
+def _to_file(session: "ReadOnlySession", sql: str, args: argparse.Namespace) -> int:
+    """Every row into --output, batch by batch (a result of any size, never held whole), through a
+    temporary file: a failure or an interruption never leaves part of a result under the name."""
+    import queries
+    from queries import QueryError
+
+    tmp = args.output.with_name(f".{args.output.name}.tmp")
+    rows = 0
+    try:
+        schema, batches = session.stream(sql)
+
+        def counted() -> "Iterator[pa.RecordBatch]":
+            nonlocal rows
+            for batch in batches:
+                rows += batch.num_rows
+                yield batch
+
+        if args.format == "parquet":
+            queries.write_parquet(counted(), schema, tmp)
+        else:
+            with tmp.open("wb") as out:
+                for chunk in queries.format_stream(counted(), args.format):
+                    out.write(chunk)
+    except QueryError as exc:
+        tmp.unlink(missing_ok=True)
+        print(f"vidmem sql: {_clean(exc)}", file=sys.stderr)
+        return EXIT_FAILED
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    tmp.replace(args.output)
+    print(f"{rows} rows -> {args.output}", file=sys.stderr)
     return EXIT_OK
 
 
