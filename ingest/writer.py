@@ -28,7 +28,7 @@ from ingest.pipeline import Extraction, IngestResult, Pipeline, Progress
 from ingest.settings import IngestSettings
 from ingest.workers import StoredByVideo
 from memory import FailedFile, Memory, MemoryURI, RoleRun, RoleState, StoreError, VideoRows, open_memory
-from memory.store import is_conflict
+from memory.store import is_conflict, is_locked
 
 if TYPE_CHECKING:
     from ingest.batch import BatchOptions
@@ -81,7 +81,7 @@ def failed_earlier(path: Path, known: Known) -> IngestResult | None:
 
 def _is_lock_error(exc: StoreError) -> bool:
     cause = exc.__cause__
-    return (isinstance(cause, duckdb.IOException) and "lock" in str(cause).lower()) or (
+    return (isinstance(cause, duckdb.IOException) and is_locked(cause)) or (
         cause is not None and is_conflict(cause)  # another ingest committing to the same DuckLake catalog
     )
 

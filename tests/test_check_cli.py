@@ -52,6 +52,20 @@ def test_a_memory_cut_in_half_is_refused_in_one_line(
     assert path.read_bytes() == data[: len(data) // 2]
 
 
+def _cut_that_duckdb_opens(memory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A copy of `memory` cut short where DuckDB still opens it (its catalog intact; where that is
+    depends on the file's layout): the refusal then offers to salvage."""
+    damaged = tmp_path / "cut.duckdb"
+    whole = memory.read_bytes()
+    for keep in (0.9, 0.8, 0.7, 0.6, 0.5):
+        damaged.write_bytes(whole[: int(len(whole) * keep)])
+        capsys.readouterr()
+        assert main(["info", "-m", str(damaged)]) == 1
+        if "--salvage" in capsys.readouterr().err:
+            return damaged
+    pytest.fail("no cut of the memory left a catalog DuckDB could open")
+
+
 @pytest.mark.parametrize("target", ["salvaged.duckdb", "salvaged-parquet"])
 def test_what_is_readable_of_a_damaged_memory_can_be_salvaged(
     serve_memory: Path, tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
@@ -60,18 +74,8 @@ def test_what_is_readable_of_a_damaged_memory_can_be_salvaged(
     names the lost ones, exits 1, and leaves the damaged file as it was."""
     from memory import read_parquet_export
 
-    damaged = tmp_path / "cut.duckdb"
-    whole = serve_memory.read_bytes()
-    for keep in (0.9, 0.8, 0.7, 0.6, 0.5):  # a cut that leaves DuckDB's catalog readable (where is layout's)
-        data = whole[: int(len(whole) * keep)]
-        damaged.write_bytes(data)
-        capsys.readouterr()
-        assert main(["info", "-m", str(damaged)]) == 1
-        if "--salvage" in capsys.readouterr().err:
-            break
-    else:
-        pytest.fail("no cut of the memory left a catalog DuckDB could open")
-    capsys.readouterr()
+    damaged = _cut_that_duckdb_opens(serve_memory, tmp_path, capsys)
+    data = damaged.read_bytes()
     code = main(["export", str(tmp_path / target), "--salvage", "-m", str(damaged)])
     out, err = capsys.readouterr()
     lost = [line for line in err.splitlines() if line.startswith("lost: ")]
@@ -84,3 +88,19 @@ def test_what_is_readable_of_a_damaged_memory_can_be_salvaged(
         tables = read_parquet_export(tmp_path / target)
         saved = {t: tables[t].num_rows for t in ("role_runs", "detections") if t in tables}
     assert sum(saved.values()) > 0, saved  # something came back
+
+
+def test_ingesting_a_video_into_a_damaged_memory_stops_at_once(
+    serve_memory: Path, media: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real video into a memory cut in half: the writer took the damage for another process's lock
+    ('block_id' in DuckDB's message holds 'lock') and waited ten minutes. Now one line, exit 1."""
+    import time
+
+    damaged = _cut_that_duckdb_opens(serve_memory, tmp_path, capsys)  # its check's error names block_id
+    data = damaged.read_bytes()
+    start = time.monotonic()
+    code = main(["ingest", str(media["speech_count"]), "--only", "asr", "-m", str(damaged)])
+    err = capsys.readouterr().err
+    assert code == 1 and "is damaged" in err and "keeps open" not in err, err[-800:]
+    assert time.monotonic() - start < 120 and damaged.read_bytes() == data
