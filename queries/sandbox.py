@@ -176,15 +176,8 @@ class Sandbox:
         if max_rows < 1 or timeout_s <= 0 or max_bytes < 1:
             raise ValueError(f"max_rows, max_bytes must be >= 1 and timeout_s > 0, got {max_rows}, {max_bytes}, "
                              f"{timeout_s}")  # fmt: skip
-        if self._closed:
-            raise QueryError("the sandbox is closed", sql=sql)
         start = time.perf_counter()
-        try:
-            con = self._free.get(timeout=timeout_s)
-        except queue.Empty:
-            raise QueryError(
-                f"every connection of the sandbox stayed busy for {timeout_s:g} s: try again shortly", sql=sql
-            ) from None
+        con = self._take(sql, timeout_s)
         try:
             left_s = max(timeout_s - (time.perf_counter() - start), 0.01)  # the wait for a connection counts
             watchdog = _Watchdog(con, left_s, self.memory_bytes, cancel, long_slots, long_after_s)
@@ -254,13 +247,8 @@ class Sandbox:
             with box.stream(sql, timeout_s=300) as (schema, batches):
                 for batch in batches: ...
         """
-        if self._closed:
-            raise QueryError("the sandbox is closed", sql=sql)
         start = time.perf_counter()
-        try:
-            con = self._free.get(timeout=timeout_s)
-        except queue.Empty:
-            raise QueryError(f"every connection of the sandbox stayed busy for {timeout_s:g} s", sql=sql) from None
+        con = self._take(sql, timeout_s)
         watchdog = _Watchdog(con, max(timeout_s - (time.perf_counter() - start), 0.01), self.memory_bytes, cancel)
         try:
             watchdog.start()
@@ -286,6 +274,17 @@ class Sandbox:
             with contextlib.suppress(duckdb.Error):
                 con.execute("SELECT 1").fetchall()  # drop what is left of the result
             self._free.put(con)
+
+    def _take(self, sql: str, timeout_s: float) -> duckdb.DuckDBPyConnection:
+        """A free connection, waiting up to `timeout_s` (the caller puts it back)."""
+        if self._closed:
+            raise QueryError("the sandbox is closed", sql=sql)
+        try:
+            return self._free.get(timeout=timeout_s)
+        except queue.Empty:
+            raise QueryError(
+                f"every connection of the sandbox stayed busy for {timeout_s:g} s: try again shortly", sql=sql
+            ) from None
 
     def _failure(self, exc: Exception, watchdog: "_Watchdog", timeout_s: float, sql: str) -> QueryError:
         if watchdog.reason == "cancelled":
