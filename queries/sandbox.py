@@ -188,30 +188,8 @@ class Sandbox:
                 # Streamed in small Arrow batches, measured before any row becomes Python objects:
                 # the row and byte caps hold however big the result.
                 taken = _capped_rows(con.to_arrow_reader(_BATCH_ROWS), max_rows, max_bytes)
-            except (duckdb.InterruptException, _Interrupted):
-                if watchdog.reason == "busy":
-                    raise QueryBusy(
-                        f"the query ran over {long_after_s:g} s while the long queries this server runs at once "
-                        "were running: try again shortly, or narrow it (WHERE video_id = ..., a time range)",
-                        sql=sql,
-                    ) from None
-                if watchdog.reason == "cancelled":
-                    raise QueryError("the query was cancelled: its client went away", sql=sql) from None
-                if watchdog.reason == "memory":
-                    raise QueryError(
-                        f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
-                        "filter with WHERE, aggregate in SQL, or select shorter values",
-                        sql=sql,
-                    ) from None
-                raise QueryError(
-                    f"the query ran longer than {timeout_s:g} s and was stopped: filter with WHERE (video_id, "
-                    "times), aggregate in SQL, or avoid joining detections to itself",
-                    sql=sql,
-                ) from None
-            except duckdb.PermissionException as exc:
-                raise ReadOnlyError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}", sql=sql) from None
-            except duckdb.Error as exc:
-                raise QueryError(_first_lines(duckdb_message(exc)), sql=sql) from None
+            except (duckdb.Error, _Interrupted) as exc:
+                raise self._failure(exc, watchdog, timeout_s, sql, long_after_s) from None
             finally:
                 watchdog.stop()
                 with contextlib.suppress(duckdb.Error):
@@ -286,13 +264,30 @@ class Sandbox:
                 f"every connection of the sandbox stayed busy for {timeout_s:g} s: try again shortly", sql=sql
             ) from None
 
-    def _failure(self, exc: Exception, watchdog: "_Watchdog", timeout_s: float, sql: str) -> QueryError:
+    def _failure(
+        self, exc: Exception, watchdog: "_Watchdog", timeout_s: float, sql: str, long_after_s: float = 0.0
+    ) -> QueryError:
+        """The error to raise for `exc`, in words: first why the watchdog stopped the query, if it did."""
+        if watchdog.reason == "busy":
+            return QueryBusy(
+                f"the query ran over {long_after_s:g} s while the long queries this server runs at once "
+                "were running: try again shortly, or narrow it (WHERE video_id = ..., a time range)",
+                sql=sql,
+            )
         if watchdog.reason == "cancelled":
             return QueryError("the query was cancelled: its client went away", sql=sql)
         if watchdog.reason == "memory":
-            return QueryError(f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory", sql=sql)
-        if watchdog.reason == "time":
-            return QueryError(f"the query ran longer than {timeout_s:g} s and was stopped", sql=sql)
+            return QueryError(
+                f"the query needed more than {self.memory_bytes / 2**20:,.0f} MB of memory and was stopped: "
+                "filter with WHERE, aggregate in SQL, or select shorter values",
+                sql=sql,
+            )
+        if watchdog.reason == "time" or isinstance(exc, duckdb.InterruptException | _Interrupted):
+            return QueryError(
+                f"the query ran longer than {timeout_s:g} s and was stopped: filter with WHERE (video_id, "
+                "times), aggregate in SQL, or avoid joining detections to itself",
+                sql=sql,
+            )
         if isinstance(exc, duckdb.PermissionException):
             return ReadOnlyError(f"not allowed: {_first_lines(str(exc), 1)}; {_FILE_HINT}", sql=sql)
         return QueryError(_first_lines(duckdb_message(str(exc))), sql=sql)
