@@ -11,7 +11,7 @@ import duckdb
 import pyarrow as pa
 
 from memory.ddl import arrow_schema, create_table_sql
-from memory.schema import role_runs
+from memory.schema import role_runs, summaries
 
 #: Schema 1's roles and the content tables each wrote (appearance filled columns of tracks).
 _V1_ROLE_TABLES: dict[str, tuple[str, ...]] = {
@@ -80,4 +80,10 @@ def _v1_to_v2(con: duckdb.DuckDBPyConnection) -> None:
             con.unregister("_vidmem_role_runs")
 
 
-MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2}
+def _v2_to_v3(con: duckdb.DuckDBPyConnection) -> None:
+    """Add `summaries` (the summaries role's chapters and video summaries), empty: the role runs on
+    the stored videos when it is first selected with a chat model."""
+    con.execute(create_table_sql(summaries))
+
+
+MIGRATIONS: dict[int, Callable[[duckdb.DuckDBPyConnection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}

@@ -24,7 +24,7 @@ from sqlalchemy import (
 
 from memory.types import FloatList
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = MetaData()
 
@@ -222,6 +222,22 @@ captions = Table(
     comment="Time-dominant: natural-language descriptions of frames and clips.",
 )
 
+summaries = Table(
+    "summaries",
+    metadata,
+    _video_id(),
+    Column(
+        "summary_id", Integer, nullable=False, comment="0 for the video's summary, then 1, 2, ... for its chapters."
+    ),
+    Column("level", String, nullable=False, comment="'video' for the summary of the whole video, 'chapter' for one."),
+    _seconds("start_s", "Start of the stretch summarized (0 for the video)."),
+    _seconds("end_s", "End of the stretch summarized (the video's length for the video)."),
+    Column("title", String, nullable=False, comment="A short title (the video's: its one-line summary)."),
+    Column("text", String, nullable=False, comment="A few sentences on what is said, shown and seen in the stretch."),
+    Column("model", String, comment="Chat model that wrote it."),
+    comment="Time-dominant: chapters and one summary per video, written by a chat model from the memory's other rows.",
+)
+
 frame_embeddings = Table(
     "frame_embeddings",
     metadata,
@@ -243,12 +259,15 @@ text_embeddings = Table(
     metadata,
     _video_id(),
     Column(
-        "source", String, nullable=False, comment="Table the text comes from: 'transcript', 'ocr_spans' or 'captions'."
+        "source",
+        String,
+        nullable=False,
+        comment="Table the text comes from: 'transcript', 'ocr_spans', 'captions' or 'summaries'.",
     ),
-    Column("item_id", Integer, nullable=False, comment="segment_id, span_id or caption_id in that table."),
+    Column("item_id", Integer, nullable=False, comment="segment_id, span_id, caption_id or summary_id in that table."),
     Column("model", String, nullable=False, comment="Text embedding model; compare only same-model vectors."),
     Column("embedding", FloatList(), nullable=False, comment="L2-normalized sentence embedding."),
-    comment="Embeddings of transcript segments, on-screen text spans and captions, for semantic search.",
+    comment="Embeddings of transcript segments, on-screen text spans, captions and summaries, for semantic search.",
 )
 
 schema_info = Table(
@@ -269,6 +288,7 @@ CONTENT_TABLES: tuple[Table, ...] = (
     ocr,
     ocr_spans,
     captions,
+    summaries,
     frame_embeddings,
     text_embeddings,
 )
