@@ -166,6 +166,26 @@ class CaptionSettings:
 
 
 @dataclass(frozen=True)
+class SummarySettings:
+    enabled: bool = True
+    model: str | None = None  # chat model at the OpenAI-compatible endpoint; None: role off
+    base_url: str | None = None  # None: OPENAI_BASE_URL (the agents' endpoint)
+    chapter_s: float = 90.0  # chapters aim at this length (a short video is one chapter per ~30 s, at least)
+    prompt_chars: int = 5000  # the facts one request shows at most (~1,250 tokens): longer videos take more requests
+    max_tokens: int = 600  # per request's answer
+    timeout_s: float = _speed_only(300.0)  # per request (a CPU-served small model writes ~10 tokens/s)
+    max_retries: int = _speed_only(1)
+
+    def __post_init__(self) -> None:
+        _positive(
+            "summaries", chapter_s=self.chapter_s, prompt_chars=self.prompt_chars, max_tokens=self.max_tokens,
+            timeout_s=self.timeout_s,
+        )
+        if self.prompt_chars < 1000:
+            raise SettingsError(f"summaries.prompt_chars must be at least 1000, got {self.prompt_chars}")
+
+
+@dataclass(frozen=True)
 class TextEmbeddingSettings:
     enabled: bool = True
     model: str = "all-MiniLM-L6-v2"  # sentence-transformers name or path
@@ -184,6 +204,7 @@ class IngestSettings:
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     actions: ActionSettings = field(default_factory=ActionSettings)
     captions: CaptionSettings = field(default_factory=CaptionSettings)
+    summaries: SummarySettings = field(default_factory=SummarySettings)
     text_embeddings: TextEmbeddingSettings = field(default_factory=TextEmbeddingSettings)
     device: str = _speed_only("auto")  # 'auto' | 'cpu' | 'cuda'
     decode_batch: int = _speed_only(16)

@@ -1,5 +1,6 @@
-"""One client for vision models behind an OpenAI-compatible chat-completions endpoint, shared by
-the captions and action roles: each request carries a prompt and JPEG images, is bounded by a
+"""One client for models behind an OpenAI-compatible chat-completions endpoint, shared by the
+captions and action roles (vision models) and the summaries role (text only): each request carries
+a prompt and JPEG images (or none), is bounded by a
 timeout, and is retried a bounded number of times (the `openai` client's own retry with backoff,
 on timeouts, connection errors and 429/5xx answers). An answer that is not usable text is an error,
 never an empty string.
@@ -12,6 +13,7 @@ import io
 import os
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,13 @@ class VisionError(IngestError):
 
 class VisionRefused(VisionError):
     """The endpoint refused the model (authentication, permission, unknown model): every later request would too."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str  # whitespace-normalized, never empty
+    prompt_tokens: int  # as the endpoint counted them (0 when it did not say)
+    completion_tokens: int
 
 
 def endpoint(base_url: str | None) -> str | None:
@@ -74,10 +83,17 @@ class VisionClient:
 
     def ask(self, prompt: str, image_urls: Sequence[str], max_tokens: int) -> str:
         """The answer to `prompt` about the images (data URLs, see `jpeg_data_url`), in one request."""
+        return self.complete(prompt, image_urls, max_tokens).text
+
+    def complete(self, prompt: str, image_urls: Sequence[str], max_tokens: int) -> Completion:
+        """`ask` with the tokens the request cost. Without images the message is plain text, which
+        every chat endpoint takes (text-only servers may refuse a list of content parts)."""
         import openai
 
-        content: list[dict[str, Any]] = [{"type": "text", "text": prompt}]
-        content += [{"type": "image_url", "image_url": {"url": url}} for url in image_urls]
+        content: str | list[dict[str, Any]] = prompt
+        if image_urls:
+            content = [{"type": "text", "text": prompt}]
+            content += [{"type": "image_url", "image_url": {"url": url}} for url in image_urls]
         try:
             response = self._openai().chat.completions.create(
                 model=self.model,
@@ -97,4 +113,9 @@ class VisionClient:
             raise VisionError(f"malformed chat completion (no choices[0].message.content): {response!r:.200}") from exc
         if not isinstance(text, str) or not text.strip():
             raise VisionError(f"empty answer from {self.model!r}")
-        return " ".join(text.split())
+        usage = getattr(response, "usage", None)
+        return Completion(
+            " ".join(text.split()),
+            int(getattr(usage, "prompt_tokens", 0) or 0),
+            int(getattr(usage, "completion_tokens", 0) or 0),
+        )

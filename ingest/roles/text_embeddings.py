@@ -1,7 +1,7 @@
 """Sentence embeddings of what was said, shown and seen -> `text_embeddings`.
 
-Reads the `transcript`, `ocr_spans` and `captions` rows that earlier roles produced for the same
-video (so it comes after asr, ocr and captions in the registry) and embeds each text with the
+Reads the `transcript`, `ocr_spans`, `captions` and `summaries` rows that earlier roles produced for
+the same video (so it comes after asr, ocr, captions and summaries in the registry) and embeds each text with the
 `TextEncoder` (all-MiniLM-L6-v2 from its package by default). Captions: only clip-level ones,
 which are the deduplicated frame captions (every frame caption lies inside one of them).
 Queries embed a question with a `TextEncoder` of the same `model` and rank by cosine.
@@ -19,7 +19,14 @@ from memory import rows_table
 log = logging.getLogger(__name__)
 
 #: source table -> its id column
-SOURCES: dict[str, str] = {"transcript": "segment_id", "ocr_spans": "span_id", "captions": "caption_id"}
+SOURCES: dict[str, str] = {
+    "transcript": "segment_id", "ocr_spans": "span_id", "captions": "caption_id", "summaries": "summary_id"
+}
+
+
+def summary_texts(tbl: pa.Table) -> list[str]:
+    """A summaries row as one searchable text, the same as the `text_items` view shows it."""
+    return [f"{t}: {x}" for t, x in zip(tbl.column("title").to_pylist(), tbl.column("text").to_pylist(), strict=True)]
 
 
 def texts_to_embed(tables: dict[str, pa.Table]) -> list[tuple[str, int, str]]:
@@ -31,6 +38,8 @@ def texts_to_embed(tables: dict[str, pa.Table]) -> list[tuple[str, int, str]]:
             continue
         levels = tbl.column("level").to_pylist() if source == "captions" else [None] * tbl.num_rows
         ids, texts = tbl.column(id_col).to_pylist(), tbl.column("text").to_pylist()
+        if source == "summaries":  # searched as one text: the title, then its sentences
+            texts = summary_texts(tbl)
         for item_id, text, level in zip(ids, texts, levels, strict=True):
             if level not in (None, "clip") or not text or not text.strip():
                 continue
@@ -41,7 +50,7 @@ def texts_to_embed(tables: dict[str, pa.Table]) -> list[tuple[str, int, str]]:
 class TextEmbedder(Extractor):
     role: ClassVar[str] = "text_embeddings"
     tables: ClassVar[tuple[str, ...]] = ("text_embeddings",)
-    after: ClassVar[tuple[str, ...]] = ("asr", "ocr", "captions")
+    after: ClassVar[tuple[str, ...]] = ("asr", "ocr", "captions", "summaries")
 
     _encoder: TextEncoder | None = None
 
