@@ -58,6 +58,7 @@ from queries.search import (
     search_words,
     word_search,
 )
+from queries.summaries import Chapter, VideoSummary, archive_summaries, video_summary
 from queries.text_index import build_text_index
 from queries.time_phrases import TimeWindow, time_windows
 from queries.timeline import (
@@ -100,6 +101,7 @@ __all__ = [
     "ArchiveSearch",
     "Brief",
     "BriefItem",
+    "Chapter",
     "ChoiceScore",
     "Encoder",
     "FrameHit",
@@ -123,6 +125,8 @@ __all__ = [
     "UnknownTrackError",
     "UnknownVideoError",
     "VideoFile",
+    "VideoSummary",
+    "archive_summaries",
     "build_frame_index",
     "build_text_index",
     "category_counts",
@@ -176,6 +180,7 @@ __all__ = [
     "video_files",
     "video_overview",
     "video_record",
+    "video_summary",
     "video_timeline",
     "video_tracks",
     "when_track_visible",

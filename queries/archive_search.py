@@ -19,7 +19,7 @@ from queries.search import Encoder, hybrid_search, search_frames
 __all__ = ["KINDS", "SOURCE_OF_KIND", "ArchiveHit", "ArchiveSearch", "search_archive"]
 
 #: What a hit can be, as people name it, and the table each text kind is read from.
-SOURCE_OF_KIND = {"speech": "transcript", "text": "ocr_spans", "caption": "captions"}
+SOURCE_OF_KIND = {"speech": "transcript", "text": "ocr_spans", "caption": "captions", "chapter": "summaries"}
 KINDS = (*SOURCE_OF_KIND, "frame")
 _KIND_OF_SOURCE = {source: kind for kind, source in SOURCE_OF_KIND.items()}
 

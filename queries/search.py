@@ -34,7 +34,7 @@ from queries.vector_index import Source, cached_matrix, hnsw_top_k, normalize, s
 log = logging.getLogger(__name__)
 
 #: Tables with text a question may be about, and how answers and pages name each.
-SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption"}
+SOURCE_LABELS = {"transcript": "speech", "ocr_spans": "on-screen text", "captions": "caption", "summaries": "chapter"}
 TEXT_SOURCES = tuple(SOURCE_LABELS)
 
 #: Times and texts of a few (video_id, source, item_id) keys, from the one view of all text.
