@@ -6,6 +6,7 @@ vidmem JSONL, one question per line:
      "choices": ["...", "..."], "answer": 1}                     # multiple choice: answer = index
     {"id": "q2", "video": "clips/a.mp4", "question": "...", "type": "what",
      "answer": "PLATFORM 9 EXIT", "accept": ["platform 9"]}      # open-ended: reference (+ accepted variants)
+An optional "split" ("dev", "test", ...) names the part of a set a question belongs to (select(split=)).
 A relative `video` is resolved against the file's folder, or by `resolve_video` (e.g. fixture names).
 """
 
@@ -40,6 +41,7 @@ class Question:
     choices: tuple[str, ...] = ()
     accept: tuple[str, ...] = ()  # other acceptable open answers
     source: str = "vidmem"
+    split: str = ""  # the set's part ('dev', 'test'); '' when the file has none
 
     def __post_init__(self) -> None:
         if not self.question.strip():
@@ -76,6 +78,7 @@ def load_jsonl(path: str | Path, resolve_video: Callable[[str], Path] | None = N
                     choices=tuple(rec.get("choices") or ()),
                     accept=tuple(rec.get("accept") or ()),
                     source=rec.get("source", "vidmem"),
+                    split=str(rec.get("split", "")),
                 )
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
@@ -136,11 +139,22 @@ def load_egoschema(questions_json: str | Path, video_root: str | Path, answers_j
 
 
 def select(
-    questions: Sequence[Question], *, types: Iterable[str] | None = None, sample: int | None = None, seed: int = 0
+    questions: Sequence[Question],
+    *,
+    types: Iterable[str] | None = None,
+    sample: int | None = None,
+    seed: int = 0,
+    split: str | None = None,
 ) -> list[Question]:
-    """The questions of `types` (all when None); with `sample`, that many drawn evenly across the
-    types (round robin over each type shuffled by `seed`, so a small sample still covers every
-    type), kept in file order. The same arguments always pick the same questions."""
+    """The questions of `split` and `types` (all when None); with `sample`, that many drawn evenly
+    across the types (round robin over each type shuffled by `seed`, so a small sample still covers
+    every type), kept in file order. The same arguments always pick the same questions."""
+    if split is not None:
+        splits = {q.split for q in questions}
+        if split not in splits:
+            have = ", ".join(sorted(s for s in splits if s)) or "none"
+            raise QuestionSetError(f"no questions in split {split!r} (the file's splits: {have})")
+        questions = [q for q in questions if q.split == split]
     wanted = set(types) if types is not None else None
     if wanted is not None:
         unknown = wanted - {q.type for q in questions}

@@ -1,29 +1,44 @@
-"""python -m bench.qset: build the question set's videos and write (or check) its frozen JSONL."""
+"""python -m bench.qset [heldout]: build a question set's videos and write (or check) its frozen JSONL.
+
+Without a set name: the generated set (questions.py -> questions.jsonl); `heldout`: the held-out set
+(heldout.py -> heldout.jsonl, its own videos in the same folder)."""
 
 import argparse
 import sys
 from pathlib import Path
 
+from bench.qset import heldout, questions
 from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
-from bench.qset.questions import QUESTIONS_PATH, dumps, generate
+from bench.qset.spec import HELDOUT_VIDEOS, VIDEOS
+
+SETS = {
+    "generated": (questions.QUESTIONS_PATH, lambda: questions.dumps(questions.generate(speech_seconds)), VIDEOS),
+    "heldout": (heldout.HELDOUT_PATH, lambda: heldout.dumps(heldout.generate(speech_seconds)), HELDOUT_VIDEOS),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.qset", description=__doc__)
+    parser.add_argument(
+        "set", nargs="?", choices=sorted(SETS), default="generated", help="which set (default generated)"
+    )
     parser.add_argument("--out", type=Path, default=None, help=f"video folder (default {default_out_dir()})")
-    parser.add_argument("--questions", type=Path, default=QUESTIONS_PATH, help="the JSONL to write or check")
+    parser.add_argument("--questions", type=Path, default=None, help="the JSONL to write or check (default the set's)")
     parser.add_argument("--check", action="store_true", help="only check the JSONL is what the generator writes")
     parser.add_argument("--no-videos", action="store_true", help="write the JSONL without building the videos")
     args = parser.parse_args(argv)
-    text = dumps(generate(speech_seconds))
+    default_path, write, videos = SETS[args.set]
+    path = args.questions or default_path
+    text = write()
     if args.check:
-        same = args.questions.is_file() and args.questions.read_text() == text
-        print(f"{args.questions}: {'up to date' if same else 'DIFFERS from the generator: python -m bench.qset'}")
+        same = path.is_file() and path.read_text() == text
+        fix = "python -m bench.qset" + (" heldout" if args.set == "heldout" else "")
+        print(f"{path}: {'up to date' if same else f'DIFFERS from the generator: {fix}'}")
         return 0 if same else 1
-    args.questions.write_text(text)
-    print(f"wrote {text.count(chr(10)) - 2} questions to {args.questions}")
+    path.write_text(text)
+    print(f"wrote {text.count(chr(10)) - 2} questions to {path}")
     if not args.no_videos:
-        paths = ensure_videos(args.out, verbose=True)
+        paths = ensure_videos(args.out, verbose=True, videos=videos)
         print(f"{len(paths)} videos in {next(iter(paths.values())).parent}")
     return 0
 

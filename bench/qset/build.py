@@ -12,7 +12,7 @@ import os
 import re
 import tempfile
 import wave
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
@@ -48,7 +48,8 @@ def _drawtext(sign: Sign, size: int) -> str:
     # Plain capitals/digits/spaces need no filtergraph escaping; keep it that way.
     if not re.fullmatch(r"[A-Z0-9 ]+", sign.text):
         raise ValueError(f"sign text must be capitals, digits and spaces: {sign.text!r}")
-    y = "24" if sign.place == "top" else "h-text_h-24"
+    # 'top2' sits under a top sign: its box starts below the top box (12 px border each, 8 px gap).
+    y = {"top": "24", "top2": str(24 + size + 32), "bottom": "h-text_h-24"}[sign.place]
     font = fx._require_file(fx.FONT, "fonts-dejavu-core")
     return (
         f"drawtext=fontfile={font}:text='{sign.text}':fontsize={size}:fontcolor=black:box=1:boxcolor=white"
@@ -103,12 +104,15 @@ def stamp(video: Video) -> str:
     return f"{video.name}:{RECIPE_VERSION}:{hashlib.sha256(spec.encode()).hexdigest()[:16]}"
 
 
-def ensure_videos(out_dir: str | os.PathLike[str] | None = None, *, verbose: bool = False) -> dict[str, Path]:
-    """Build the videos that are missing or outdated; {video name: path}."""
+def ensure_videos(
+    out_dir: str | os.PathLike[str] | None = None, *, verbose: bool = False, videos: Sequence[Video] = VIDEOS
+) -> dict[str, Path]:
+    """Build `videos` (default: the generated set's) where missing or outdated; {video name: path}.
+    Both sets share the folder and its manifest (bench/qset/heldout.py builds HELDOUT_VIDEOS)."""
     out = Path(out_dir).expanduser() if out_dir is not None else default_out_dir()
     sources = fx.ensure_fixtures(verbose=verbose)
     inputs = {key: sources[key] for key in SOURCE_FIXTURES}
-    by_name = {v.name: v for v in VIDEOS}
+    by_name = {v.name: v for v in videos}
     return fx.build_missing(
-        out, [_fixture(v) for v in VIDEOS], lambda f: stamp(by_name[f.key]), inputs=inputs, verbose=verbose
+        out, [_fixture(v) for v in videos], lambda f: stamp(by_name[f.key]), inputs=inputs, verbose=verbose
     )

@@ -59,6 +59,8 @@ class Line:
             s["price_words"] = number_words(int(s["price"]))
         if "hour" in s:
             s["hour_words"] = number_words(int(s["hour"]))
+        if "minutes" in s:
+            s["minutes_words"] = number_words(int(s["minutes"]))
         return s
 
     @property
@@ -87,6 +89,13 @@ KINDS: dict[str, Kind] = {
     "code": Kind("The code for the {thing} is {code_words}.", "thing", "the code for the {thing}"),
     "meet": Kind("Meet {name} at the {landmark} at {hour_words} o'clock.", "landmark", "meeting {name}"),
     "price": Kind("A ticket to {city} costs {price_words} dollars.", "city", "the ticket to {city}"),
+    # Kinds the held-out set (bench/qset/heldout.py) adds: something left behind (its questions ask
+    # 'did anyone leave ...', which the line affirms), a delay, an event at a time and a room.
+    "lost": Kind("Someone left a {color} {item} in the {spot}.", "item", "the {color} {item} left in the {spot}"),
+    "delay": Kind(
+        "The {vehicle} to {city} is delayed by {minutes_words} minutes.", "city", "the delayed {vehicle} to {city}"
+    ),
+    "event": Kind("The {event} starts at {hour_words} o'clock in the {room}.", "event", "the {event}"),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -115,6 +124,10 @@ POOLS: dict[str, tuple[str, ...]] = {
     "name": ("Anna", "Peter", "Maria", "David", "Laura", "Thomas"),
     "landmark": ("fountain", "clock tower", "main entrance", "statue", "bridge"),
     "city": ("Paris", "Berlin", "Madrid", "Vienna", "Dublin", "Lisbon"),
+    "item": ("umbrella", "backpack", "jacket", "camera", "suitcase"),
+    "spot": ("waiting room", "front hall", "main lobby", "ticket office"),
+    "event": ("concert", "lecture", "film", "dance class", "cooking class"),
+    "room": ("main hall", "garden", "basement", "east wing"),
 }
 
 
@@ -125,7 +138,7 @@ class Sign:
     text: str
     start_s: float
     end_s: float
-    place: str = "top"  # 'top' | 'bottom'
+    place: str = "top"  # 'top' | 'top2' (a second line under the top one) | 'bottom'
 
 
 @dataclass(frozen=True)
@@ -378,3 +391,325 @@ VIDEOS: tuple[Video, ...] = (
     ),
 )
 BY_NAME = {v.name: v for v in VIDEOS}
+
+
+# ------------------------------------------------------------------ the held-out set's videos (bench/qset/heldout.py)
+
+VTEST_SOURCE_S = 79.5  # vtest.avi: 795 frames at 10 fps; a looped video starts it again at once
+
+
+def vtest_counts_looped(source_start_s: float, duration_s: float) -> tuple[Count, ...]:
+    """VTEST_COUNTS at every clip time they fall on when vtest is looped from `source_start_s`."""
+    out = []
+    for loop in range(int((source_start_s + duration_s) // VTEST_SOURCE_S) + 1):
+        for t, (lo, hi, note) in VTEST_COUNTS.items():
+            clip_t = round(loop * VTEST_SOURCE_S + t - source_start_s, 3)
+            if 0 <= clip_t < duration_s:
+                out.append(Count(clip_t, lo, hi, note))
+    return tuple(sorted(out, key=lambda c: c.t_s))
+
+
+def _looped(source_start_s: float, duration_s: float) -> int:
+    return int((source_start_s + duration_s) // VTEST_SOURCE_S) + 1
+
+
+# Ten minutes of the campus square with fifteen announcements and sixteen on-screen texts (two of them
+# a second line under the top sign or a bottom caption in the last minute): the truth for questions,
+# chapters and summaries of a long video. Import it: `from bench.qset.spec import CITY_DAY_10MIN`.
+CITY_DAY_10MIN = Video(
+    "city_day_10min",
+    Footage("vtest", 0.0, loops=_looped(0.0, 610.0), width=640),
+    610.0,
+    VTEST_SCENE,
+    (
+        _line("depart", 10.0, color="red", vehicle="train", platform=4),
+        _line("closed", 50.0, place="swimming pool", cause="a water pipe burst last night"),
+        _line("meet", 90.0, name="Maria", landmark="fountain", hour=11),
+        _line("price", 130.0, city="Madrid", price=58),
+        _line("lost", 170.0, color="yellow", item="suitcase", spot="front hall"),
+        _line("route", 210.0, dest="hospital", method="follow the blue line on the floor"),
+        _line("code", 250.0, thing="garage", code="4758"),
+        _line("delay", 290.0, vehicle="tram", city="Vienna", minutes=35),
+        _line("event", 330.0, event="film", hour=8, room="garden"),
+        _line("depart", 370.0, color="green", vehicle="coach", platform=16),
+        _line("closed", 410.0, place="post office", cause="the floor is being painted"),
+        _line("meet", 450.0, name="David", landmark="main entrance", hour=2),
+        _line("price", 500.0, city="Berlin", price=23),
+        _line("event", 550.0, event="dance class", hour=5, room="east wing"),
+        _line("lost", 590.0, color="white", item="camera", spot="main lobby"),
+    ),
+    (
+        Sign("CITY INFORMATION", 0.0, 45.0),
+        Sign("POOL CLOSED", 45.0, 120.0),
+        Sign("FOUNTAIN SQUARE", 80.0, 160.0, "bottom"),
+        Sign("TICKET OFFICE", 120.0, 200.0),
+        Sign("LOST AND FOUND", 200.0, 245.0),
+        Sign("FOLLOW BLUE LINE", 205.0, 260.0, "bottom"),
+        Sign("GARAGE LEVEL 3", 245.0, 300.0),
+        Sign("TRAM DELAYED", 300.0, 360.0),
+        Sign("OPEN AIR CINEMA", 325.0, 400.0, "bottom"),
+        Sign("COACH BAY 16", 360.0, 440.0),
+        Sign("POST OFFICE SHUT", 440.0, 480.0),
+        Sign("MAIN ENTRANCE", 445.0, 520.0, "bottom"),
+        Sign("EVENING MARKET", 480.0, 545.0),
+        Sign("DANCE CLASS TONIGHT", 545.0, 610.0),
+        Sign("SEE YOU TOMORROW", 570.0, 610.0, "top2"),
+        Sign("LAST BUS 11 PM", 580.0, 610.0, "bottom"),
+    ),
+    vtest_counts_looped(0.0, 610.0),
+    ("giraffe", "violin"),
+)
+
+TREE_SCENE = "A leafy tree seen through a window, the camera moving slightly; no people."
+BIKES_SCENE = "Street montage with hard cuts: a man between cars, a taxi sign, a cyclist, railings, parked bicycles."
+DINNER_SCENE = "Animation: a man with glasses and a woman talk across a candle-lit restaurant table."
+
+HELDOUT_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "station_evening",
+        Footage("vtest", 0.0, loops=_looped(0.0, 160.0), width=640),
+        160.0,
+        VTEST_SCENE,
+        (
+            _line("depart", 6.0, color="orange", vehicle="train", platform=9),
+            _line("delay", 30.0, vehicle="bus", city="Madrid", minutes=25),
+            _line("lost", 55.0, color="red", item="umbrella", spot="waiting room"),
+            _line("closed", 80.0, place="bakery", cause="the power is off"),
+            _line("code", 105.0, thing="locker", code="7364"),
+            _line("meet", 128.0, name="Thomas", landmark="clock tower", hour=7),
+            _line("price", 148.0, city="Berlin", price=44),
+        ),
+        (
+            Sign("PLATFORM 9", 3.0, 25.0),
+            Sign("BUS DELAYED", 28.0, 50.0),
+            Sign("LOST PROPERTY", 52.0, 78.0),
+            Sign("BAKERY CLOSED", 78.0, 100.0),
+            Sign("LOCKERS LEVEL 2", 100.0, 125.0),
+            Sign("NIGHT SERVICE", 125.0, 160.0),
+            Sign("LAST TRAIN 11 PM", 135.0, 160.0, "top2"),
+            Sign("WAY OUT", 120.0, 160.0, "bottom"),
+        ),
+        vtest_counts_looped(0.0, 160.0),
+        ("helicopter", "trumpet"),
+    ),
+    Video(
+        "museum_weekend",
+        Footage("tree.avi", 0.0, loops=6, width=640, fps=15),
+        155.0,
+        TREE_SCENE,
+        (
+            _line("event", 5.0, event="lecture", hour=2, room="east wing"),
+            _line("closed", 25.0, place="library", cause="the heating is broken"),
+            _line("route", 48.0, dest="market", method="turn left at the old bridge"),
+            _line("lost", 72.0, color="green", item="jacket", spot="main lobby"),
+            _line("price", 95.0, city="Vienna", price=12),
+            _line("code", 118.0, thing="storage room", code="3145"),
+            _line("meet", 138.0, name="Laura", landmark="statue", hour=4),
+        ),
+        (
+            Sign("MUSEUM OPEN", 0.0, 20.0),
+            Sign("LIBRARY CLOSED", 22.0, 45.0),
+            Sign("EXHIBITION HALL", 45.0, 90.0),
+            Sign("GIFT SHOP", 60.0, 90.0, "bottom"),
+            Sign("LAST ENTRY 5 PM", 100.0, 155.0),
+            Sign("STAIRS TO LEVEL 2", 130.0, 155.0, "top2"),
+        ),
+        (),
+        ("penguin", "cello"),
+    ),
+    Video(
+        "market_street",
+        Footage("bikes", loops=18, fps=25),
+        170.0,
+        BIKES_SCENE,
+        (
+            _line("price", 4.0, city="Lisbon", price=30),
+            _line("depart", 28.0, color="green", vehicle="bus", platform=5),
+            _line("event", 52.0, event="cooking class", hour=6, room="basement"),
+            _line("delay", 76.0, vehicle="ferry", city="Dublin", minutes=15),
+            _line("lost", 100.0, color="orange", item="backpack", spot="ticket office"),
+            _line("route", 124.0, dest="airport", method="ride a bicycle along the canal"),
+            _line("meet", 148.0, name="Peter", landmark="bridge", hour=10),
+        ),
+        (
+            Sign("MARKET DAY", 0.0, 30.0),
+            Sign("FRESH BREAD", 30.0, 60.0),
+            Sign("NO CYCLING", 60.0, 95.0),
+            Sign("CAR PARK FULL", 95.0, 125.0),
+            Sign("CANAL PATH", 120.0, 170.0, "bottom"),
+            Sign("CLOSING SOON", 140.0, 170.0),
+            Sign("HALF PRICE", 150.0, 170.0, "top2"),
+        ),
+        (),
+        ("kangaroo", "harp"),
+    ),
+    Video(
+        "restaurant_night",
+        Footage("Megamind.avi", 0.0, loops=15, width=640, fps=12),
+        165.0,
+        DINNER_SCENE,
+        (
+            _line("meet", 5.0, name="Anna", landmark="main entrance", hour=8),
+            _line("price", 30.0, city="Paris", price=70),
+            _line("closed", 55.0, place="cinema", cause="the staff are on strike"),
+            _line("code", 80.0, thing="side door", code="2583"),
+            _line("depart", 105.0, color="red", vehicle="ferry", platform=3),
+            _line("event", 130.0, event="concert", hour=9, room="main hall"),
+        ),
+        (
+            Sign("TABLE FOR TWO", 0.0, 35.0),
+            Sign("CHEF SPECIAL", 35.0, 70.0),
+            Sign("CINEMA CLOSED", 70.0, 100.0),
+            Sign("DESSERT MENU", 100.0, 140.0),
+            Sign("CONCERT TONIGHT", 128.0, 165.0, "bottom"),
+        ),
+        (),
+        ("tractor", "banjo"),
+    ),
+    CITY_DAY_10MIN,
+    Video(
+        "platform_news",
+        Footage("vtest", 10.0),
+        45.0,
+        VTEST_SCENE,
+        (
+            _line("depart", 1.5, color="white", vehicle="train", platform=8),
+            # "The coach to Lisbon ..." was heard as "The coach talisman ..." (faster-whisper base, checked)
+            _line("delay", 12.0, vehicle="tram", city="Berlin", minutes=40),
+            _line("lost", 24.0, color="red", item="camera", spot="waiting room"),
+            _line("code", 35.0, thing="safe", code="7364"),
+        ),
+        (
+            Sign("PLATFORM 8", 0.0, 15.0),
+            Sign("TRAM DELAYED", 15.0, 30.0),
+            Sign("WAITING ROOM", 22.0, 45.0, "bottom"),
+            Sign("PLEASE WAIT", 30.0, 45.0),
+        ),
+        vtest_counts(10.0, 45.0),
+        ("elephant", "piano"),
+    ),
+    Video(
+        "car_call",
+        Footage("carphone", loops=8, width=352, fps=15),
+        30.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("meet", 1.0, name="Laura", landmark="bridge", hour=6),
+            _line("price", 9.0, city="Dublin", price=16),
+            _line("closed", 18.0, place="museum", cause="the roof is leaking"),
+        ),
+        (
+            Sign("INCOMING CALL", 0.0, 10.0),
+            Sign("LINE BUSY", 10.0, 20.0),
+            Sign("CALL BACK LATER", 20.0, 30.0, "bottom"),
+        ),
+        (Count(5.0, 1, 1, "the man in the back seat"), Count(22.0, 1, 1, "the man in the back seat")),
+        ("dolphin", "drum"),
+    ),
+    Video(
+        "bunny_fair",
+        Footage("bigbuckbunny", loops=7, width=640, fps=25),
+        35.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("event", 1.5, event="lecture", hour=3, room="main hall"),
+            _line("route", 11.0, dest="castle", method="take the ferry across the river"),
+            _line("lost", 21.0, color="white", item="jacket", spot="front hall"),
+        ),
+        (Sign("RABBIT RACE", 0.0, 12.0), Sign("PRIZES AT NOON", 12.0, 25.0), Sign("MEADOW GATE", 25.0, 35.0, "bottom")),
+        (Count(4.0, 0, 0, "an animated rabbit, no people"), Count(20.0, 0, 0, "an animated rabbit, no people")),
+        ("submarine", "flute"),
+    ),
+    Video(
+        "dinner_reservation",
+        Footage("Megamind.avi", 0.0, loops=4, width=640, fps=12),
+        35.0,
+        DINNER_SCENE,
+        (
+            _line("code", 1.0, thing="locker", code="3861"),
+            _line("price", 10.0, city="Vienna", price=85),
+            _line("delay", 20.0, vehicle="train", city="Paris", minutes=10),
+        ),
+        (Sign("BOOKING 7 PM", 0.0, 12.0), Sign("WINE LIST", 12.0, 24.0), Sign("TABLE 9", 24.0, 35.0, "bottom")),
+        (),
+        ("camel", "guitar"),
+    ),
+    Video(
+        "garden_window",
+        Footage("tree.avi", 3.0, loops=2, width=640, fps=15),
+        40.0,
+        TREE_SCENE,
+        (
+            _line("closed", 1.5, place="library", cause="the staff are on strike"),
+            _line("meet", 12.0, name="Peter", landmark="statue", hour=3),
+            _line("event", 23.0, event="cooking class", hour=7, room="garden"),
+            _line("price", 32.0, city="Lisbon", price=27),
+        ),
+        (
+            Sign("RAIN TODAY", 0.0, 14.0),
+            Sign("ROSES IN BLOOM", 14.0, 28.0),
+            Sign("GATE CLOSES AT 6", 28.0, 40.0, "bottom"),
+        ),
+        (),
+        ("volcano", "accordion"),
+    ),
+    Video(
+        "bikes_detour",
+        Footage("bikes", loops=4, fps=25),
+        40.0,
+        BIKES_SCENE,
+        (
+            _line("route", 1.0, dest="stadium", method="climb the stairs behind the church"),
+            _line("depart", 11.0, color="yellow", vehicle="tram", platform=2),
+            _line("code", 22.0, thing="side door", code="4758"),
+            _line("lost", 31.0, color="green", item="umbrella", spot="ticket office"),
+        ),
+        (
+            Sign("DETOUR AHEAD", 0.0, 13.0),
+            Sign("CYCLE PATH", 13.0, 27.0),
+            Sign("SLOW DOWN", 27.0, 40.0),
+            Sign("STADIUM 3 KM", 27.0, 40.0, "bottom"),
+        ),
+        (),
+        ("rocket", "saxophone"),
+    ),
+    Video(
+        "square_lost_found",
+        Footage("vtest", 40.0),
+        38.0,
+        VTEST_SCENE,
+        (
+            _line("lost", 1.5, color="orange", item="suitcase", spot="main lobby"),
+            _line("meet", 12.0, name="Anna", landmark="clock tower", hour=4),
+            _line("closed", 23.0, place="cinema", cause="the heating is broken"),
+        ),
+        (
+            Sign("LOST PROPERTY OFFICE", 0.0, 14.0),
+            Sign("OPEN 9 TO 5", 14.0, 28.0),
+            Sign("ASK AT THE DESK", 20.0, 38.0, "bottom"),
+        ),
+        vtest_counts(40.0, 38.0),
+        ("tiger", "organ"),
+    ),
+    Video(
+        "square_noon_notice",
+        Footage("vtest", 25.0),
+        40.0,
+        VTEST_SCENE,
+        (
+            _line("price", 1.0, city="Paris", price=45),
+            _line("event", 11.0, event="dance class", hour=1, room="basement"),
+            _line("route", 22.0, dest="harbor", method="follow the blue line on the floor"),
+            _line("depart", 32.0, color="red", vehicle="bus", platform=11),
+        ),
+        (
+            Sign("TICKETS HERE", 0.0, 12.0),
+            Sign("DANCE CLASS 1 PM", 12.0, 26.0),
+            Sign("MARKET THIS WAY", 26.0, 40.0),
+            Sign("BUS BAY 11", 30.0, 40.0, "bottom"),
+        ),
+        vtest_counts(25.0, 40.0),
+        ("zebra", "bagpipes"),
+    ),
+)
+HELDOUT_BY_NAME = {v.name: v for v in HELDOUT_VIDEOS}

@@ -36,7 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog="Examples:\n  vidmem eval bench/devset.jsonl --video-root ~/.cache/vidmem/fixtures --planner mcts "
         "--report mcts.json\n  vidmem eval --compare mcts.json react.json\n"
         "  vidmem eval NExTQA/val.csv --video-root NExTVideo --video-map map_vid_vidorID.json\n"
-        "  vidmem eval bench/qset/questions.jsonl --video-root ~/.cache/vidmem/qset --sample 40 --seed 1",
+        "  vidmem eval bench/qset/questions.jsonl --video-root ~/.cache/vidmem/qset --sample 40 --seed 1\n"
+        "  vidmem eval bench/qset/heldout.jsonl --video-root ~/.cache/vidmem/qset --split dev --sample 40",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("questions", nargs="?", type=Path, help=".jsonl (vidmem), .csv (NExT-QA) or .json (EgoSchema)")
@@ -51,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sample", type=positive_int, metavar="N", help="N questions drawn evenly across the types (with --seed)"
     )
     p.add_argument("--seed", type=int, default=0, help="which sample --sample draws (default 0)")
+    p.add_argument("--split", help="only the questions of this split (a JSONL's 'split' field, e.g. dev or test)")
     add_budget_args(p)
     p.add_argument("--report", type=Path, help="write the report as JSON here")
     p.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"), help="compare two saved reports")
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     types = [t for t in args.types.split(",") if t] if args.types else None
     try:
-        questions = select(_load(args), types=types, sample=args.sample, seed=args.seed)[: args.limit]
+        questions = select(_load(args), types=types, sample=args.sample, seed=args.seed, split=args.split)[: args.limit]
     except QuestionSetError as exc:
         print(f"vidmem eval: {exc}", file=sys.stderr)
         return EXIT_USAGE
