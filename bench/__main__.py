@@ -13,7 +13,7 @@ import time
 
 from bench.report import MARK, machine
 
-BENCHES = ("ingest", "archive", "queries", "agents", "serve")
+BENCHES = ("ingest", "archive", "queries", "agents", "serve", "summaries")
 
 
 def main(argv: list[str]) -> int:
