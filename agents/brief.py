@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from agents.brief_text import brief_text, fitted_items
 from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
@@ -49,7 +50,7 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
     if brief is None or max_tokens <= 0:
         return ctx
     missing = (*brief.absent.quoted, *brief.absent.words)
-    return replace(ctx, brief=brief.render(max_tokens, quote=quote_data), unmentioned=missing)
+    return replace(ctx, brief=brief_text(brief, max_tokens, quote=quote_data), unmentioned=missing)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -67,7 +68,7 @@ def brief_evidence(
     numbers = {float(n) for n in _NUMBER.findall(answer)}
     chosen = next((c for c in brief.choices if c.index == choice), None)
     out = []
-    for item in brief.fitted(max_tokens):
+    for item in fitted_items(brief, max_tokens):
         if _used(item, words, numbers) or (chosen is not None and _overlaps(item, chosen.start_s, chosen.end_s)):
             out.append(_evidence(item))
     return tuple(out)

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.brief_text import CHARS_PER_TOKEN, brief_text, fitted_items, shown_row_keys
 from bench.qset import load, matching_rows, video_ids
 from memory import Memory, open_memory
 from queries import Brief, evidence_brief
@@ -68,7 +69,7 @@ def brief_recall(
             memory, q["question"], video_id=vid, choices=q.get("choices"), encoder=encoder, digest_rows=digest_rows
         )
         seconds = time.perf_counter() - started
-        tokens = len(brief.render(max_tokens)) / 3.6
+        tokens = len(brief_text(brief, max_tokens)) / CHARS_PER_TOKEN
         wanted, found, lacking = _covered(memory, vid, q.get("evidence", []), brief, max_tokens)
         best_right = _best_match_right(memory, vid, q, brief)
         if not q.get("evidence"):
@@ -104,8 +105,8 @@ def _covered(
     memory: Memory, vid: str, evidence: list[dict[str, Any]], brief: Brief, max_tokens: int
 ) -> tuple[int, int, bool]:
     """(rows wanted, rows in the brief, whether the memory lacks some wanted rows)."""
-    keys = brief.row_keys(max_tokens)
-    fitted = brief.fitted(max_tokens)
+    keys = shown_row_keys(brief, max_tokens)
+    fitted = fitted_items(brief, max_tokens)
     wanted = found = 0
     lacking = False
     for ev in evidence:
@@ -191,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.misses:
         for q, brief in misses:
             print(f"--- miss {q['id']}: {q['question']}\n    evidence: {json.dumps(q['evidence'])}")
-            print(brief.render(args.tokens))
+            print(brief_text(brief, args.tokens))
     result = summary(records)
     print(json.dumps(result, indent=1))
     if args.json:

@@ -13,15 +13,16 @@ Built before a planner's first call so that a small model reads instead of searc
 - on a short video whose text fits, the rest of its speech and on-screen text.
 
 Every item names the SQL that gives its rows again (literal parameters, so it can be pasted into
-`vidmem sql`). `Brief.render` fits the most useful items into a token budget (~600).
+`vidmem sql`). The brief is data: the agents lay it out as prompt text within a token budget
+(`agents.brief_text`).
 
 >>> brief = evidence_brief(mem, "When is the red train mentioned?", video_id="v1", encoder=enc)  # doctest: +SKIP
->>> print(brief.render(max_tokens=600))                                                          # doctest: +SKIP
+>>> [(i.kind, i.start_s, i.text) for i in brief.items[:2]]                                       # doctest: +SKIP
 """
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,13 +40,14 @@ __all__ = [
     "Brief",
     "BriefItem",
     "ChoiceScore",
+    "VideoFacts",
     "content_words",
     "evidence_brief",
     "object_categories",
+    "seconds_text",
+    "span_text",
 ]
 
-#: Characters per token for budgeting a rendering (English with numbers: a little under 4).
-CHARS_PER_TOKEN = 3.6
 #: The least relevance (`_relevance`) for the top hit to be marked as the best match: a third of the
 #: question's content words, or a related meaning (cosine ~0.35). On the question set's 410 questions
 #: the mark then points at no line for 35 of 36 questions the video cannot answer (was 36 wrong marks)
@@ -120,70 +122,37 @@ class BriefItem:
 
 
 @dataclass(frozen=True)
+class VideoFacts:
+    """What the memory holds of one video, counted: its length, tracked objects, text rows, and the
+    times of events that time phrases anchor on ('text_change', 'speech_start', ...)."""
+
+    video_id: str
+    duration_s: float | None
+    categories: list[str]  # detector categories, most instances first
+    instances: dict[str, int]
+    text_rows: int  # transcript segments + on-screen text spans + captions
+    speech: int
+    spans: int
+    events: dict[str, list[float]]
+
+
+@dataclass(frozen=True)
 class Brief:
     """The evidence brief of one question: items in priority order, resolved time windows, and
-    per-choice scores."""
+    per-choice scores. Data only: `agents.brief_text` lays it out as prompt text."""
 
     question: str
     video_id: str | None
     items: tuple[BriefItem, ...]
     windows: tuple[TimeWindow, ...] = ()
     choices: tuple[ChoiceScore, ...] = ()
-    header: str = ""  # the video: length and what the memory holds of it
+    facts: VideoFacts | None = None  # the video: length and what the memory holds of it
     notes: tuple[str, ...] = field(default_factory=tuple)  # what could not be searched, and why
     absent: Absent = field(default_factory=Absent)  # what the question names that the video lacks (shown as a note)
     #: How many speech segments and text spans the video has, when the brief added them all (a short
     #: video's digest): a rendering that shows every one says so, and then what the brief lacks the
     #: memory lacks. 0: not known whole.
     whole_text: int = 0
-
-    def fitted(self, max_tokens: int = 600) -> tuple[BriefItem, ...]:
-        """The items that `render(max_tokens)` shows, in priority order."""
-        budget = max_tokens * CHARS_PER_TOKEN - len(self._frame()) - sum(len(c) + 1 for c in self._choice_lines())
-        out: list[BriefItem] = []
-        for item in self.items:
-            cost = len(_line(item)) + 16  # the line, its newline and a possible best-match mark
-            if cost <= budget:
-                out.append(item)
-                budget -= cost
-        return tuple(out)
-
-    def render(self, max_tokens: int = 600, quote: Callable[[str, str], str] | None = None) -> str:
-        """The brief as prompt text within about `max_tokens` tokens. `quote(text, what)` fences
-        the part holding video text as data (agents pass their `quote_data`); without it the text
-        is shown plain, for people."""
-        fitted = set(id(i) for i in self.fitted(max_tokens))
-        by_time = sorted((i for i in self.items if id(i) in fitted), key=_time_order)
-        lines = [self.header] if self.header else []
-        lines += [w.phrase_line for w in map(_WindowLine, self.windows)]
-        top = self.best_match
-        lines += [_line(i) + (" <- best match" if i is top else "") for i in by_time]
-        lines += self._choice_lines()
-        lines += [f"note: {n}" for n in self._notes()]
-        if self.shows_all_text(max_tokens):
-            lines.append(self._all_text_note())
-        body = "\n".join(lines) if lines else "nothing in the memory matched the question"
-        return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
-
-    def shows_all_text(self, max_tokens: int = 600) -> bool:
-        """Whether the rendering within `max_tokens` shows every speech segment and text span of the video."""
-        if not self.whole_text:
-            return False
-        shown = {k for k in self.row_keys(max_tokens) if k[1] in ("transcript", "ocr_spans")}
-        return len(shown) >= self.whole_text
-
-    def _all_text_note(self) -> str:
-        return (f"note: these are all {self.whole_text} lines of speech and on-screen text the memory holds "
-                "of this video")
-
-    def _notes(self) -> list[str]:
-        return [*self.notes, *([self.absent.note()] if self.absent else [])]
-
-    def _frame(self) -> str:
-        all_text = [self._all_text_note()] if self.whole_text else []  # budget for it only when it may be shown
-        lines = [_INTRO, self.header, *(w.phrase_line for w in map(_WindowLine, self.windows)), *self._notes(),
-                 *all_text]
-        return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
     @property
     def best_match(self) -> BriefItem | None:
@@ -199,63 +168,40 @@ class Brief:
         leaders = [c.index for c in self.choices if c.score == top]
         return leaders[0] if top > 0 and len(leaders) == 1 else None
 
-    def _choice_lines(self) -> list[str]:
-        if not self.choices:
-            return []
-        best = max(c.score for c in self.choices)
-        lines = ["choices against the memory (support 0-1):"]
-        for c in self.choices:
-            mark = " <- best supported" if c.score == best and best > 0 else ""
-            lines.append(f"  {chr(ord('A') + c.index)}) {c.score:.2f}: {c.reason}{mark}")
-        return lines
-
-    def row_keys(self, max_tokens: int | None = 600) -> set[tuple[str, str, int]]:
-        """(video_id, table, id) of every text row the rendering shows (all items when None)."""
-        items = self.items if max_tokens is None else self.fitted(max_tokens)
-        return {k for i in items for k in i.row_keys}
+    @property
+    def row_keys(self) -> set[tuple[str, str, int]]:
+        """(video_id, table, id) of every text row of every item (what a rendering within a budget
+        shows: `agents.brief_text.shown_row_keys`)."""
+        return {k for i in self.items for k in i.row_keys}
 
 
-_INTRO = (
-    "Evidence brief: what a search of the memory found before you started, in time order (times in seconds). "
-    "Answer from it when it is enough; use tools only for what it lacks."
-)
+def seconds_text(t: float | None) -> str:
+    """A time for people: whole seconds when near one, else one decimal; '?' when unknown.
 
-
-class _WindowLine:
-    def __init__(self, w: TimeWindow) -> None:
-        at = f", at {_s(w.at_s)}" if w.at_s is not None else ""
-        self.phrase_line = f'time "{w.phrase}" -> {_span(w.start_s, w.end_s)}{at}'
-
-
-def _time_order(item: BriefItem) -> tuple[float, float]:
-    return (item.start_s if item.start_s is not None else -1.0, -item.score)
-
-
-def _s(t: float | None) -> str:
+    >>> seconds_text(3.0), seconds_text(3.04), seconds_text(12.25), seconds_text(None)
+    ('3 s', '3 s', '12.2 s', '?')
+    """
     if t is None or (isinstance(t, float) and math.isnan(t)):
         return "?"
     return f"{t:.1f}".rstrip("0").rstrip(".") + " s" if abs(t - round(t)) >= 0.05 else f"{round(t)} s"
 
 
-def _span(start: float | None, end: float | None) -> str:
+def span_text(start: float | None, end: float | None) -> str:
+    """A time span for people: '2-10 s', one time when it is an instant, 'whole video' without a start.
+
+    >>> span_text(2.0, 10.0), span_text(0.7, 3.7), span_text(5.0, 5.0), span_text(None, None)
+    ('2-10 s', '0.7-3.7 s', '5 s', 'whole video')
+    """
     if start is None:
         return "whole video"
     if end is None or abs(end - start) < 0.05:
-        return _s(start)
-    return f"{_s(start)[:-2]}-{_s(end)}"
+        return seconds_text(start)
+    return f"{seconds_text(start)[:-2]}-{seconds_text(end)}"
 
 
 def _clip(text: str, n: int = TEXT_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 3] + "..."
-
-
-def _line(item: BriefItem) -> str:
-    text = item.text
-    if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
-        label = SOURCE_LABELS[item.source]
-        text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)
-    return f"{_span(item.start_s, item.end_s)} {text}"
 
 
 def _lit(value: Any) -> str:
@@ -313,13 +259,12 @@ def evidence_brief(
         vid = _only_video(memory) or (fused[0][0].video_id if fused else None)
     items: list[BriefItem] = [_hit_item(h, s, relevance[key]) for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
-    header = ""
+    facts: VideoFacts | None = None
     scores: tuple[ChoiceScore, ...] = ()
     whole = 0
     absent = Absent()
     if vid is not None:
         facts = _facts(memory, vid)
-        header = facts.header()
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
         absent = absent_from_video(memory, vid, question, facts.categories)
         if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
@@ -348,7 +293,7 @@ def evidence_brief(
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
     ranked = _ranked(_placed(memory, items, question))
-    return Brief(question, vid, ranked, windows, scores, header, tuple(notes), absent=absent, whole_text=whole)
+    return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole)
 
 
 _PLACES_SQL = (
@@ -371,7 +316,7 @@ _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|mid
 
 
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
-    """On-screen text lines get their `place` on the frame (from the span's box; `_line` shows it:
+    """On-screen text lines get their `place` on the frame (from the span's box; a rendering shows it:
     "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
     rank lower and lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
     asked = _ASKED_PLACE.search(question)
@@ -501,26 +446,6 @@ def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
     )
 
 
-@dataclass(frozen=True)
-class VideoFacts:
-    video_id: str
-    duration_s: float | None
-    categories: list[str]  # detector categories, most instances first
-    instances: dict[str, int]
-    text_rows: int  # transcript segments + on-screen text spans + captions
-    speech: int
-    spans: int
-    events: dict[str, list[float]]
-
-    def header(self) -> str:
-        length = f"{_s(self.duration_s)} long" if self.duration_s is not None else "length unknown"
-        objs = ", ".join(f"{self.instances[c]} {c}" for c in self.categories[:6]) or "none tracked"
-        return (
-            f"video {self.video_id}: {length}; speech segments {self.speech}, on-screen text spans {self.spans}; "
-            f"tracked objects: {objs}"
-        )
-
-
 def _facts(memory: Memory, vid: str) -> VideoFacts:
     row = run_sql(
         memory,
@@ -611,11 +536,13 @@ def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -
             at = float(last)
         rows = [r for r in run_sql(memory, _COUNT_AT_SQL, [vid, at]).to_pylist() if r["category"] in cats]
         text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
-        out.append(BriefItem("count", vid, at, at, f"count at {_s(at)}: {text}", 1.0, _sql(_COUNT_AT_SQL, vid, at),
-                             tuple(rows)))
+        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0,
+                             _sql(_COUNT_AT_SQL, vid, at), tuple(rows)))
     found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist()
     rows = [r for r in found if r["category"] in cats]
-    text = "; ".join(f"up to {r['max_visible']} {r['category']} at once (most at {_s(r['at_s'])})" for r in rows)
+    text = "; ".join(
+        f"up to {r['max_visible']} {r['category']} at once (most at {seconds_text(r['at_s'])})" for r in rows
+    )
     out.append(BriefItem(
         "count", vid, w.start_s, w.end_s, f"count in window: {text or 'no ' + ', '.join(cats) + ' detected'}", 0.9,
         _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
@@ -633,7 +560,7 @@ def _visible_items(memory: Memory, vid: str, cat: str, counting: bool) -> list[B
         return []
     total = run_sql(memory, "SELECT instances FROM category_counts WHERE video_id = ? AND category = ?",
                     [vid, cat]).to_pylist()
-    spans = ", ".join(f"{_span(r['start_s'], r['end_s'])} (up to {r['max_visible']})" for r in rows[:5])
+    spans = ", ".join(f"{span_text(r['start_s'], r['end_s'])} (up to {r['max_visible']})" for r in rows[:5])
     more = f" and {len(rows) - 5} more intervals" if len(rows) > 5 else ""
     most = max(r["max_visible"] for r in rows)
     instances = total[0]["instances"] if total else sum(r["instances"] for r in rows)
@@ -736,7 +663,7 @@ def _distinct_text_items(memory: Memory, vid: str) -> list[BriefItem]:
     distinct: dict[str, dict[str, Any]] = {}
     for r in rows:
         distinct.setdefault(re.sub(r"[^a-z0-9]", "", r["text"].lower()), r)
-    listing = "; ".join(f'"{_clip(r["text"], 40)}" {_span(r["start_s"], r["end_s"])}' for r in distinct.values())
+    listing = "; ".join(f'"{_clip(r["text"], 40)}" {span_text(r["start_s"], r["end_s"])}' for r in distinct.values())
     text = f"{len(distinct)} different on-screen texts: {listing}" if distinct else "no on-screen text"
     return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(distinct)} for r in rows))]

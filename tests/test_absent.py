@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from agents.brief_text import brief_text
 from memory import open_memory
 from queries import evidence_brief
 from queries.absent import Absent, absent_from_video
@@ -76,10 +77,10 @@ def test_words_found_in_another_video_are_still_absent_from_this_one(known: Any)
 
 def test_the_brief_notes_what_is_missing(known: Any) -> None:
     missing = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA")
-    assert missing.absent.words == ("helicopter",) and "(it may be said in other words)" in missing.render()
-    assert "note: nothing in this video's speech" in missing.render()
+    assert missing.absent.words == ("helicopter",) and "(it may be said in other words)" in brief_text(missing)
+    assert "note: nothing in this video's speech" in brief_text(missing)
     sign = evidence_brief(known, "At what time is a sign reading 'UMBRELLA' shown?", video_id="vA")
-    assert "note: no speech, on-screen text or caption of this video reads 'UMBRELLA'" in sign.render()
+    assert "note: no speech, on-screen text or caption of this video reads 'UMBRELLA'" in brief_text(sign)
     present = evidence_brief(known, "When is the red train mentioned?", video_id="vA")
     assert present.notes == ("no semantic search: no text encoder",)
     assert not Absent() and Absent().note() == ""

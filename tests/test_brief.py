@@ -1,6 +1,7 @@
 """The evidence brief (queries/brief.py, time_phrases.py, choice_scores.py): time phrases resolved to
 windows (table in tests/data/time_phrases.tsv), hybrid hits on real memories, library counts, choice
-scores, the token budget, and the SQL each item names. No LLM anywhere."""
+scores, the SQL each item names, and its prompt text within a token budget (agents/brief_text.py).
+No LLM anywhere."""
 
 import math
 from pathlib import Path
@@ -8,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
-from queries.brief import BEST_MATCH, Brief, _line, content_words, object_categories
+from queries.brief import BEST_MATCH, Brief, content_words, object_categories
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
 
@@ -94,7 +96,7 @@ def test_keyword_search_alone_without_an_encoder(known: Any) -> None:
 def test_whole_memory_brief_picks_the_video_of_the_best_hit(known: Any, minilm: Any) -> None:
     brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
     assert brief.video_id == "vB"
-    assert ("vB", "transcript", 1) in brief.row_keys()
+    assert ("vB", "transcript", 1) in shown_row_keys(brief)
 
 
 def test_time_window_rows_and_counts_from_the_library(known: Any, minilm: Any) -> None:
@@ -162,13 +164,13 @@ def test_render_fits_the_budget_and_fences_video_text(known: Any, minilm: Any) -
     def fence(text: str, what: str) -> str:
         return f"<<<{what}\n{text}\n>>>"
 
-    full = brief.render(600, quote=fence)
+    full = brief_text(brief, 600, quote=fence)
     assert "<<<evidence brief\n" in full and full.endswith(">>>")
     assert len(full) / 3.6 <= 600
-    small = brief.render(80, quote=fence)
-    assert len(small) < len(full) and len(brief.fitted(80)) < len(brief.fitted(600))
-    assert brief.row_keys(80) < brief.row_keys(600)
-    assert brief.row_keys(None) >= brief.row_keys(600)
+    small = brief_text(brief, 80, quote=fence)
+    assert len(small) < len(full) and len(fitted_items(brief, 80)) < len(fitted_items(brief, 600))
+    assert shown_row_keys(brief, 80) < shown_row_keys(brief, 600)
+    assert brief.row_keys >= shown_row_keys(brief, 600)
 
 
 def test_every_item_names_sql_that_runs(known: Any, minilm: Any) -> None:
@@ -192,7 +194,7 @@ def test_bad_input_is_a_clear_error(known: Any) -> None:
 def test_brief_of_a_question_with_no_words_to_search(known: Any) -> None:
     brief = evidence_brief(known, "What?", video_id="vA")
     assert isinstance(brief, Brief) and not [i for i in brief.items if i.kind == "hit"]
-    assert brief.render().startswith("Evidence brief:")
+    assert brief_text(brief).startswith("Evidence brief:")
 
 
 def test_real_speech_clips(asr_memory: Path, truth: dict[str, Any]) -> None:
@@ -269,7 +271,7 @@ def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
     spans = [i for i in brief.items if i.source == "ocr_spans"]
     assert spans and all(i.place == "top" for i in spans)  # boxes at y 10-40 of 480
     assert all('on-screen text (top): "' in _line(i) for i in spans)
-    assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief.render(600)
+    assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief_text(brief, 600)
 
 
 def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: Any) -> None:
@@ -278,7 +280,7 @@ def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: 
     brief = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA", encoder=minilm)
     top = next(i for i in brief.items if i.kind == "hit")
     assert top.match < BEST_MATCH and brief.best_match is None
-    assert "<- best match" not in brief.render(600) and _line(top) in brief.render(600)
+    assert "<- best match" not in brief_text(brief, 600) and _line(top) in brief_text(brief, 600)
     train = evidence_brief(known, "Where does the red train leave from?", video_id="vA", encoder=minilm)
     assert train.best_match is not None and train.best_match.item_id == 0 and train.best_match.match >= BEST_MATCH
 
@@ -298,8 +300,8 @@ def test_text_elsewhere_on_the_frame_than_asked_ranks_lower(known: Any, minilm: 
 def test_a_brief_showing_all_of_a_short_videos_text_says_so(known: Any, minilm: Any) -> None:
     brief = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA", encoder=minilm)
     n = len(_replay(known, "SELECT * FROM text_items WHERE video_id = 'vA' AND source IN ('transcript', 'ocr_spans')"))
-    assert brief.whole_text == n and brief.shows_all_text(600)
-    assert f"note: these are all {n} lines of speech and on-screen text the memory holds" in brief.render(600)
-    assert not brief.shows_all_text(60)  # a budget too small to show them all does not say so
-    assert "these are all" not in brief.render(60)
+    assert brief.whole_text == n and shows_all_text(brief, 600)
+    assert f"note: these are all {n} lines of speech and on-screen text the memory holds" in brief_text(brief, 600)
+    assert not shows_all_text(brief, 60)  # a budget too small to show them all does not say so
+    assert "these are all" not in brief_text(brief, 60)
     assert evidence_brief(known, "Where is the helicopter?", video_id="vA", digest_rows=0).whole_text == 0

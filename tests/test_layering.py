@@ -5,6 +5,8 @@
 - No SQL over the memory's tables or the library's views is written above queries/: the agents,
   the command line and ingest call named functions of queries/ (reads) or memory/ (writes). The scan
   looks at string literals and f-strings in code, not at docstrings (examples for people).
+- queries/ renders no prompt text (issue 23): nothing there takes a token budget or a fence for
+  video text; laying evidence out for a model is the agents' job (agents/brief_text.py).
 """
 
 import ast
@@ -83,6 +85,48 @@ def test_no_sql_over_the_memory_above_queries() -> None:
     ]
     assert not hits, "SQL over the memory outside memory/ and queries/ (make it a named function there):\n" + "\n".join(
         hits
+    )
+
+
+#: Parameters of prompt rendering: a token budget, and the function that fences video text as data.
+_PROMPT_PARAMETERS = ("max_tokens", "quote")
+
+
+def prompt_rendering(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each function in `source` that takes a prompt's token budget or quoting function.
+
+    >>> prompt_rendering("def render(self, max_tokens=600, quote=None):\\n    pass\\ndef run(sql): pass\\n")
+    [(1, 'render')]
+    """
+    return [
+        (node.lineno, node.name)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and any(a.arg in _PROMPT_PARAMETERS for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("class Brief:\n    def render(self, max_tokens: int = 600) -> str: ...\n", [(2, "render")]),
+        ("def text(brief, *, quote=None): ...\n", [(1, "text")]),
+        ("async def fitted(brief, max_tokens, /): ...\n", [(1, "fitted")]),
+        ("def evidence_brief(memory, question, *, k=6): ...\nquote = 1\n", []),
+    ],
+)
+def test_the_prompt_scan_finds_a_budget_or_a_fence(source: str, found: list[tuple[int, str]]) -> None:
+    assert prompt_rendering(source) == found
+
+
+def test_queries_render_no_prompt_text() -> None:
+    hits = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in sorted((ROOT / "queries").rglob("*.py"))
+        for line, name in prompt_rendering(path.read_text(encoding="utf-8"))
+    ]
+    assert not hits, "prompt rendering in queries/ (a token budget or a quoting function; move it to agents/):\n" + (
+        "\n".join(hits)
     )
 
 

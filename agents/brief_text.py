@@ -1,0 +1,127 @@
+"""The evidence brief as prompt text: the items of a `queries.Brief` that fit a token budget, in
+time order, under the video's header and the question's time windows, with the best match and the
+best-supported choice marked and the brief's notes after them.
+
+`queries.evidence_brief` finds the evidence (no LLM); this module only lays it out for a model.
+
+>>> text = brief_text(brief, max_tokens=600, quote=quote_data)  # doctest: +SKIP
+>>> shown_row_keys(brief, 600) <= brief.row_keys                 # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from queries.brief import Brief, BriefItem, VideoFacts, seconds_text, span_text
+from queries.search import SOURCE_LABELS
+from queries.time_phrases import TimeWindow
+
+__all__ = ["CHARS_PER_TOKEN", "brief_text", "fitted_items", "shown_row_keys", "shows_all_text"]
+
+#: Characters per token for budgeting a rendering (English with numbers: a little under 4).
+CHARS_PER_TOKEN = 3.6
+
+_INTRO = (
+    "Evidence brief: what a search of the memory found before you started, in time order (times in seconds). "
+    "Answer from it when it is enough; use tools only for what it lacks."
+)
+
+
+def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], str] | None = None) -> str:
+    """The brief as prompt text within about `max_tokens` tokens. `quote(text, what)` fences the
+    part holding video text as data (agents pass their `quote_data`); without it the text is shown
+    plain, for people."""
+    fitted = set(id(i) for i in fitted_items(brief, max_tokens))
+    by_time = sorted((i for i in brief.items if id(i) in fitted), key=_time_order)
+    header = _header(brief.facts)
+    lines = [header] if header else []
+    lines += [_window_line(w) for w in brief.windows]
+    top = brief.best_match
+    lines += [_line(i) + (" <- best match" if i is top else "") for i in by_time]
+    lines += _choice_lines(brief)
+    lines += [f"note: {n}" for n in _notes(brief)]
+    if shows_all_text(brief, max_tokens):
+        lines.append(_all_text_note(brief))
+    body = "\n".join(lines) if lines else "nothing in the memory matched the question"
+    return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
+
+
+def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
+    """The items that `brief_text(brief, max_tokens)` shows, in priority order."""
+    budget = max_tokens * CHARS_PER_TOKEN - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
+    out: list[BriefItem] = []
+    for item in brief.items:
+        cost = len(_line(item)) + 16  # the line, its newline and a possible best-match mark
+        if cost <= budget:
+            out.append(item)
+            budget -= cost
+    return tuple(out)
+
+
+def shown_row_keys(brief: Brief, max_tokens: int = 600) -> set[tuple[str, str, int]]:
+    """(video_id, table, id) of every text row that `brief_text(brief, max_tokens)` shows."""
+    return {k for i in fitted_items(brief, max_tokens) for k in i.row_keys}
+
+
+def shows_all_text(brief: Brief, max_tokens: int = 600) -> bool:
+    """Whether the rendering within `max_tokens` shows every speech segment and text span of the video."""
+    if not brief.whole_text:
+        return False
+    shown = {k for k in shown_row_keys(brief, max_tokens) if k[1] in ("transcript", "ocr_spans")}
+    return len(shown) >= brief.whole_text
+
+
+def _all_text_note(brief: Brief) -> str:
+    return (f"note: these are all {brief.whole_text} lines of speech and on-screen text the memory holds "
+            "of this video")
+
+
+def _notes(brief: Brief) -> list[str]:
+    return [*brief.notes, *([brief.absent.note()] if brief.absent else [])]
+
+
+def _frame(brief: Brief) -> str:
+    all_text = [_all_text_note(brief)] if brief.whole_text else []  # budget for it only when it may be shown
+    lines = [_INTRO, _header(brief.facts), *map(_window_line, brief.windows), *_notes(brief), *all_text]
+    return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
+
+
+def _choice_lines(brief: Brief) -> list[str]:
+    if not brief.choices:
+        return []
+    best = max(c.score for c in brief.choices)
+    lines = ["choices against the memory (support 0-1):"]
+    for c in brief.choices:
+        mark = " <- best supported" if c.score == best and best > 0 else ""
+        lines.append(f"  {chr(ord('A') + c.index)}) {c.score:.2f}: {c.reason}{mark}")
+    return lines
+
+
+def _header(facts: VideoFacts | None) -> str:
+    """The video: its length and what the memory holds of it ("" when the brief has no one video)."""
+    if facts is None:
+        return ""
+    length = f"{seconds_text(facts.duration_s)} long" if facts.duration_s is not None else "length unknown"
+    objs = ", ".join(f"{facts.instances[c]} {c}" for c in facts.categories[:6]) or "none tracked"
+    return (
+        f"video {facts.video_id}: {length}; speech segments {facts.speech}, on-screen text spans {facts.spans}; "
+        f"tracked objects: {objs}"
+    )
+
+
+def _window_line(w: TimeWindow) -> str:
+    at = f", at {seconds_text(w.at_s)}" if w.at_s is not None else ""
+    return f'time "{w.phrase}" -> {span_text(w.start_s, w.end_s)}{at}'
+
+
+def _time_order(item: BriefItem) -> tuple[float, float]:
+    return (item.start_s if item.start_s is not None else -1.0, -item.score)
+
+
+def _line(item: BriefItem) -> str:
+    text = item.text
+    if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
+        label = SOURCE_LABELS[item.source]
+        text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)
+    return f"{span_text(item.start_s, item.end_s)} {text}"
