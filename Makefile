@@ -54,7 +54,7 @@ typecheck:
 
 pytest: llm
 	@if [ -z "$${OPENAI_BASE_URL:-}" ] && [ -x $(LOCAL_LLM) ]; then eval "$$($(LOCAL_LLM) env)"; fi; \
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=25
 
 test-deps:
 	@$(MAKE) --no-print-directory system-deps PACKAGES="$(TEST_APT_PACKAGES)"
