@@ -287,7 +287,7 @@ def read_reply(text: str, numbers: Sequence[int]) -> Reply:
             raw = _field(item, "chapter", "number", "id", "index")
             digits = re.match(r"\D*(\d+)", raw)
             n = int(digits.group(1)) if digits else None
-            if n in numbers and n not in chapters:
+            if n is not None and n in numbers and n not in chapters:
                 chapters[n] = pair
             else:
                 unnumbered.append(pair)
