@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from queries.brief import Brief, BriefItem, VideoFacts, seconds_text, span_text
+from queries.brief import Brief, BriefItem, seconds_text, span_text
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
@@ -34,11 +34,10 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     plain, for people."""
     fitted = set(id(i) for i in fitted_items(brief, max_tokens))
     by_time = sorted((i for i in brief.items if id(i) in fitted), key=_time_order)
-    header = _header(brief.facts)
-    lines = [header] if header else []
+    lines = _head(brief)
     lines += [_window_line(w) for w in brief.windows]
     top = brief.best_match
-    lines += [_line(i) + (" <- best match" if i is top else "") for i in by_time]
+    lines += [_line(i, brief) + (" <- best match" if i is top else "") for i in by_time]
     lines += _choice_lines(brief)
     lines += [f"note: {n}" for n in _notes(brief)]
     if shows_all_text(brief, max_tokens):
@@ -52,7 +51,7 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
     budget = max_tokens * CHARS_PER_TOKEN - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
     out: list[BriefItem] = []
     for item in brief.items:
-        cost = len(_line(item)) + 16  # the line, its newline and a possible best-match mark
+        cost = len(_line(item, brief)) + 16  # the line, its newline and a possible best-match mark
         if cost <= budget:
             out.append(item)
             budget -= cost
@@ -83,7 +82,7 @@ def _notes(brief: Brief) -> list[str]:
 
 def _frame(brief: Brief) -> str:
     all_text = [_all_text_note(brief)] if brief.whole_text else []  # budget for it only when it may be shown
-    lines = [_INTRO, _header(brief.facts), *map(_window_line, brief.windows), *_notes(brief), *all_text]
+    lines = [_INTRO, *_head(brief), *map(_window_line, brief.windows), *_notes(brief), *all_text]
     return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
 
@@ -98,16 +97,25 @@ def _choice_lines(brief: Brief) -> list[str]:
     return lines
 
 
-def _header(facts: VideoFacts | None) -> str:
-    """The video: its length and what the memory holds of it ("" when the brief has no one video)."""
-    if facts is None:
-        return ""
-    length = f"{seconds_text(facts.duration_s)} long" if facts.duration_s is not None else "length unknown"
-    objs = ", ".join(f"{facts.instances[c]} {c}" for c in facts.categories[:6]) or "none tracked"
-    return (
-        f"video {facts.video_id}: {length}; speech segments {facts.speech}, on-screen text spans {facts.spans}; "
-        f"tracked objects: {objs}"
-    )
+def _head(brief: Brief) -> list[str]:
+    """What the brief is about: the archive (no video named) and its videos by file, or the one
+    video by file with its length, what the memory holds of it and its summary."""
+    lines = []
+    if brief.archive:
+        names = sorted(set(brief.files.values()))
+        lines.append(f"no video named: the lines come from across the archive, each starting with its video's "
+                     f"file ({', '.join(names[:8])}{', ...' if len(names) > 8 else ''})")
+    facts = brief.facts
+    if facts is not None:
+        length = f"{seconds_text(facts.duration_s)} long" if facts.duration_s is not None else "length unknown"
+        objs = ", ".join(f"{facts.instances[c]} {c}" for c in facts.categories[:6]) or "none tracked"
+        which = "video of the best match" if brief.archive else "video"
+        name = f"{facts.file} ({facts.video_id})" if facts.file else facts.video_id
+        lines.append(f"{which} {name}: {length}; speech segments {facts.speech}, on-screen text spans "
+                     f"{facts.spans}; tracked objects: {objs}")
+        if facts.summary:
+            lines.append(f"summary of {facts.file or 'the video'} (written by a model from its rows): {facts.summary}")
+    return lines
 
 
 def _window_line(w: TimeWindow) -> str:
@@ -119,9 +127,12 @@ def _time_order(item: BriefItem) -> tuple[float, float]:
     return (item.start_s if item.start_s is not None else -1.0, -item.score)
 
 
-def _line(item: BriefItem) -> str:
+def _line(item: BriefItem, brief: Brief | None = None) -> str:
     text = item.text
     if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
         label = SOURCE_LABELS[item.source]
         text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)
-    return f"{span_text(item.start_s, item.end_s)} {text}"
+    line = f"{span_text(item.start_s, item.end_s)} {text}"
+    if brief is not None and brief.archive:
+        return f"[{brief.files.get(item.video_id, item.video_id)}] {line}"
+    return line

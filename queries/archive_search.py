@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from memory import Memory
 from queries import _checks
 from queries.errors import ParameterError, SearchUnavailable
-from queries.run import run_sql
 from queries.search import Encoder, hybrid_search, search_frames
+from queries.videos import video_paths
 
 __all__ = ["KINDS", "SOURCE_OF_KIND", "ArchiveHit", "ArchiveSearch", "search_archive"]
 
@@ -80,13 +80,6 @@ def search_archive(
                 found += [(f.video_id, f.t_s, f.t_s, "frame", "", f.score, "semantic") for f in frames]
             except SearchUnavailable as exc:
                 notes.append(f"frame search: {exc}")
-    paths = _paths(memory, {f[0] for f in found})
+    paths = video_paths(memory, {f[0] for f in found})
     hits = tuple(ArchiveHit(f[0], paths.get(f[0], ""), *f[1:]) for f in found)
     return ArchiveSearch(hits, tuple(notes))
-
-
-def _paths(memory: Memory, video_ids: set[str]) -> dict[str, str]:
-    if not video_ids:
-        return {}
-    rows = run_sql(memory, "SELECT video_id, path FROM videos WHERE list_contains(?, video_id)", [sorted(video_ids)])
-    return {str(r["video_id"]): str(r["path"]) for r in rows.to_pylist()}

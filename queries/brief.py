@@ -22,8 +22,9 @@ Every item names the SQL that gives its rows again (literal parameters, so it ca
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from memory import Memory
@@ -34,7 +35,9 @@ from queries.errors import QueryError
 from queries.question_words import content_words, object_categories, stems
 from queries.run import run_sql
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
+from queries.summaries import video_summary
 from queries.time_phrases import TimeWindow, time_windows
+from queries.videos import video_paths
 
 __all__ = [
     "Brief",
@@ -134,6 +137,8 @@ class VideoFacts:
     speech: int
     spans: int
     events: dict[str, list[float]]
+    file: str = ""  # the video's file name, as people name the video
+    summary: str = ""  # the summaries role's one-line title and summary ("" when it has not run)
 
 
 @dataclass(frozen=True)
@@ -153,6 +158,10 @@ class Brief:
     #: video's digest): a rendering that shows every one says so, and then what the brief lacks the
     #: memory lacks. 0: not known whole.
     whole_text: int = 0
+    #: No video was named and the memory holds several: the items come from across the archive.
+    archive: bool = False
+    #: video id -> file name, for every video the items come from (answers name files, not ids)
+    files: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def best_match(self) -> BriefItem | None:
@@ -255,8 +264,11 @@ def evidence_brief(
     cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
     keys = [(h.video_id, h.source, h.item_id) for h, _ in fused]
     relevance = {key: _relevance(question, h.text, cosine.get(key)) for key, (h, _) in zip(keys, fused, strict=True)}
+    archive = False
     if vid is None:
-        vid = _only_video(memory) or (fused[0][0].video_id if fused else None)
+        only = _only_video(memory)
+        archive = only is None
+        vid = only or (fused[0][0].video_id if fused else None)
     items: list[BriefItem] = [_hit_item(h, s, relevance[key]) for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
     facts: VideoFacts | None = None
@@ -293,7 +305,9 @@ def evidence_brief(
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
     ranked = _ranked(_placed(memory, items, question))
-    return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole)
+    paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
+    return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
+                 archive=archive, files={v: Path(p).name for v, p in paths.items()})
 
 
 _PLACES_SQL = (
@@ -449,7 +463,7 @@ def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
 def _facts(memory: Memory, vid: str) -> VideoFacts:
     row = run_sql(
         memory,
-        "SELECT v.duration_s, (SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
+        "SELECT v.duration_s, v.path, (SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
         "(SELECT count(*) FROM ocr_spans WHERE video_id = v.video_id) AS spans, "
         "(SELECT count(*) FROM text_items WHERE video_id = v.video_id) AS texts FROM videos AS v WHERE video_id = ?",
         [vid],
@@ -472,10 +486,12 @@ def _facts(memory: Memory, vid: str) -> VideoFacts:
         events["speech_start"] = [speech["a"]]
         events["speech_end"] = [speech["b"]]
     duration = row["duration_s"]
+    summary = video_summary(memory, vid)
     return VideoFacts(
         vid, float(duration) if duration is not None else None, [c["category"] for c in cats],
         {c["category"]: int(c["instances"]) for c in cats}, int(row["texts"]), int(row["speech"]), int(row["spans"]),
-        {k: v for k, v in events.items() if v},
+        {k: v for k, v in events.items() if v}, Path(str(row["path"])).name,
+        f"{summary.title}. {summary.text}" if summary else "",
     )
 
 

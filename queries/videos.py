@@ -69,6 +69,14 @@ def video_files(memory: Memory, video_id: str | None = None) -> list[VideoFile]:
             for r in run_sql(memory, sql, params).to_pylist()]
 
 
+def video_paths(memory: Memory, video_ids: "set[str] | list[str]") -> dict[str, str]:
+    """The stored path of each of these videos (ids the memory lacks are left out)."""
+    if not video_ids:
+        return {}
+    rows = run_sql(memory, "SELECT video_id, path FROM videos WHERE list_contains(?, video_id)", [sorted(video_ids)])
+    return {str(r["video_id"]): str(r["path"]) for r in rows.to_pylist()}
+
+
 def role_states(memory: Memory, video_id: str) -> dict[str, str]:
     """What each ingest role did to a video ('asr' -> 'ran', 'ocr' -> 'skipped: why'), from its
     `videos.roles` record; empty when the video or the record is missing or unreadable."""

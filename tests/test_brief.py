@@ -4,6 +4,7 @@ scores, the SQL each item names, and its prompt text within a token budget (agen
 No LLM anywhere."""
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,21 @@ def test_whole_memory_brief_picks_the_video_of_the_best_hit(known: Any, minilm: 
     brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
     assert brief.video_id == "vB"
     assert ("vB", "transcript", 1) in shown_row_keys(brief)
+
+
+def test_a_whole_archive_brief_names_each_line_by_its_file(known: Any, minilm: Any) -> None:
+    """No video named, several in the memory: each line says which file it is from; a brief of one
+    video names its file in the header, and a memory of one video is never an archive."""
+    brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
+    assert brief.archive and brief.files["vB"] == "vB.mp4"
+    text = brief_text(brief, 600)
+    assert "no video named: the lines come from across the archive, each starting with its video's file" in text
+    lines = [ln for ln in text.splitlines() if re.match(r"^\[v[AB]\.mp4\] \d", ln)]
+    assert lines and any("flour" in ln for ln in lines if ln.startswith("[vB.mp4]"))
+    assert "video of the best match vB.mp4 (vB):" in text
+    one = evidence_brief(known, "Which recipe uses flour and batter?", video_id="vB", encoder=minilm)
+    assert not one.archive and "\nvideo vB.mp4 (vB): 30 s long" in brief_text(one, 600)
+    assert not re.search(r"^\[v[AB]\.mp4\]", brief_text(one, 600), re.M)
 
 
 def test_time_window_rows_and_counts_from_the_library(known: Any, minilm: Any) -> None:

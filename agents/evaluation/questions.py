@@ -42,16 +42,20 @@ class Question:
     accept: tuple[str, ...] = ()  # other acceptable open answers
     source: str = "vidmem"
     split: str = ""  # the set's part ('dev', 'test'); '' when the file has none
+    #: 'video': asked about `video`; 'archive': asked of the whole memory, no video given (`video`
+    #: is the one that answers it, and every video of the set is in the memory)
+    scope: str = "video"
 
     def __post_init__(self) -> None:
         if not self.question.strip():
             raise QuestionSetError(f"question {self.id}: empty question text")
-        if self.choices:
-            if not isinstance(self.answer, int) or not 0 <= self.answer < len(self.choices):
-                raise QuestionSetError(
-                    f"question {self.id}: answer must be a choice index 0..{len(self.choices) - 1}, got {self.answer!r}"
-                )
-        elif not isinstance(self.answer, str) or not self.answer.strip():
+        if self.choices and (not isinstance(self.answer, int) or not 0 <= self.answer < len(self.choices)):
+            raise QuestionSetError(
+                f"question {self.id}: answer must be a choice index 0..{len(self.choices) - 1}, got {self.answer!r}"
+            )
+        if self.scope not in ("video", "archive"):
+            raise QuestionSetError(f"question {self.id}: scope must be 'video' or 'archive', got {self.scope!r}")
+        if not self.choices and (not isinstance(self.answer, str) or not self.answer.strip()):
             raise QuestionSetError(f"question {self.id}: an open question needs a reference answer text")
 
     @property
@@ -79,6 +83,7 @@ def load_jsonl(path: str | Path, resolve_video: Callable[[str], Path] | None = N
                     accept=tuple(rec.get("accept") or ()),
                     source=rec.get("source", "vidmem"),
                     split=str(rec.get("split", "")),
+                    scope=str(rec.get("scope", "video")),
                 )
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:

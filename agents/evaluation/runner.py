@@ -34,7 +34,8 @@ def evaluate(
     source: str = "",
     progress: Callable[[int, int, Record], None] | None = None,
 ) -> Report:
-    """Ask every question about its video with `planner`; failures are recorded, never raised."""
+    """Ask every question about its video (archive-scope ones of the whole memory) with `planner`;
+    failures are recorded, never raised."""
     records = []
     for n, q in enumerate(questions, 1):
         record = _one(q, ctx, planner, settings, judge)
@@ -52,6 +53,8 @@ def _one(
     video_id = video_id_of(ctx, q.video)
     if video_id is None:
         return replace(base, failure="video_missing")
+    if q.scope == "archive":  # asked of the whole memory, as a user who does not know the video would
+        video_id = None
     started = time.perf_counter()
     try:
         answer = ask(
