@@ -1,6 +1,7 @@
 """vidmem serve's JSON API and pages, through FastAPI's TestClient over a real ingested memory."""
 
 import io
+import itertools
 import json
 import tempfile
 from pathlib import Path
@@ -117,7 +118,7 @@ def test_a_video_summary_and_its_chapters_are_served(client: TestClient) -> None
     chapters = summary["chapters"]
     assert chapters and chapters[0]["start_s"] == 0.0
     assert chapters[-1]["end_s"] == pytest.approx(sign["duration_s"], abs=0.5)
-    assert all(a["end_s"] == b["start_s"] for a, b in zip(chapters, chapters[1:], strict=False))
+    assert all(a["end_s"] == b["start_s"] for a, b in itertools.pairwise(chapters))
     assert all(c["title"] for c in chapters)
     assert client.get("/api/videos/vxss0000000000000/summary").json() is None
     assert client.get("/api/videos/vnope/summary").status_code == 404
