@@ -69,15 +69,26 @@ XSS_TEXT = "<script>window.pwned = 1</script> hello <b>bold</b>"
 
 @pytest.fixture(scope="session")
 def serve_memory(media: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The speech_sign clip ingested with ASR, OCR and tracking, plus a video whose transcript holds
-    HTML (`XSS_TEXT` at 1-2 s) and a failed one (read it, don't write)."""
+    """The speech_sign clip ingested with ASR, OCR, tracking and summaries (chapters and a summary
+    written by the scripted chat endpoint of tests/test_summaries.py from the clip's real speech and
+    signs), plus a video whose transcript holds HTML (`XSS_TEXT` at 1-2 s) and no summary, and a failed
+    one (read it, don't write). No text embeddings: keyword search only, so that a query that matches
+    nothing finds nothing."""
+    import dataclasses
+
     from ingest import IngestSettings, ingest_video
     from memory import VideoRecord, VideoRows, open_memory, rows_table
+    from tests.test_summaries import MODEL, _scripted_reply
+    from tests.vision_endpoint import vision_server
 
     path = tmp_path_factory.mktemp("serve") / "serve.duckdb"
-    with open_memory(path) as mem:
-        result = ingest_video(media["speech_sign"], mem, IngestSettings().only("asr", "ocr", "tracking"))
+    base = IngestSettings().only("asr", "ocr", "tracking", "summaries")
+    with open_memory(path) as mem, vision_server() as chat:
+        chat.answer_for = _scripted_reply
+        summaries = dataclasses.replace(base.summaries, model=MODEL, base_url=chat.url)
+        result = ingest_video(media["speech_sign"], mem, dataclasses.replace(base, summaries=summaries))
         assert result.status == "ok", result.error
+        assert result.roles["summaries"] == "ran", result.roles
         vid = "vxss0000000000000"
         segment = {"segment_id": 0, "start_s": 1.0, "end_s": 2.0, "text": XSS_TEXT}
         record = VideoRecord(vid, str(media["speech_count"]), "ok", duration_s=6.0, width=640, height=360)

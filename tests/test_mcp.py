@@ -80,8 +80,10 @@ def test_tools_listed_and_answered_over_stdio(memory_copy: Path) -> None:
         }
 
     got = _session(memory_copy, script, "--no-semantic")
-    assert {"list_videos", "sql", "search", "timeline", "ask"} <= got["tools"]
+    assert {"list_videos", "sql", "search", "timeline", "ask", "video_summary"} <= got["tools"]
     assert {Path(v["path"]).name for v in got["videos"]} == {"speech_sign.mp4", "speech_count.mp4"}
+    assert all(v["file"] == Path(v["path"]).name for v in got["videos"])  # every output naming a video names its file
+    assert got["timeline"] and all(e["file"] == "speech_sign.mp4" for e in got["timeline"])
     assert all(v["status"] == "ok" and v["duration_s"] > 0 for v in got["videos"])
     assert got["sql"]["columns"] == ["n"] and got["sql"]["rows"][0][0] >= 2
     top = got["search"][0]
@@ -91,6 +93,38 @@ def test_tools_listed_and_answered_over_stdio(memory_copy: Path) -> None:
     assert any(e["kind"] == "speech" and "train" in (e.get("text") or "").lower() for e in got["timeline"])
     assert "transcript" in got["schema"] and "start_s" in got["schema"]
     assert memory_copy.read_bytes() == before
+
+
+def test_a_video_summary_names_its_file_and_chapters(serve_memory: Path, tmp_path: Path) -> None:
+    """serve_memory: speech_sign summarized (scripted chat model over its real speech and signs); the
+    summary is read by file name, path or id, its chapters are search hits naming the file, and a video
+    without a summary says so."""
+    copy = tmp_path / "serve.duckdb"
+    shutil.copy(serve_memory, copy)
+
+    async def script(s: ClientSession) -> dict[str, Any]:
+        by_file = _payload(await s.call_tool("video_summary", {"video": "speech_sign.mp4"}))
+        title = by_file["chapters"][0]["title"]
+        return {
+            "by_file": by_file,
+            "by_id": _payload(await s.call_tool("video_summary", {"video": by_file["video_id"]})),
+            "none": _payload(await s.call_tool("video_summary", {"video": "vxss0000000000000"})),
+            "unknown": _error_text(await s.call_tool("video_summary", {"video": "nosuch.mp4"})),
+            "search": _payload(await s.call_tool("search", {"query": title, "k": 10})),
+        }
+
+    got = _session(copy, script, "--no-semantic")
+    summary = got["by_file"]
+    assert summary == got["by_id"]
+    assert summary["file"] == "speech_sign.mp4" and summary["title"] == "A scripted video"
+    assert summary["summary"] == "It says what its chapters say."
+    chapters = summary["chapters"]
+    assert chapters and chapters[0]["start_s"] == 0.0 and all(c["end_s"] > c["start_s"] for c in chapters)
+    assert set(chapters[0]) == {"start_s", "end_s", "title", "text"}
+    assert got["none"]["file"] == "speech_count.mp4" and got["none"]["summary"] is None and got["none"]["note"]
+    assert "nosuch.mp4" in got["unknown"]
+    hits = [h for h in got["search"] if h["kind"] == "chapter"]
+    assert hits and hits[0]["file"] == "speech_sign.mp4", got["search"]
 
 
 @pytest.mark.parametrize(
@@ -138,7 +172,7 @@ def test_tools_say_they_only_read_and_bound_their_arguments(memory_copy: Path) -
         return (await s.list_tools()).tools
 
     tools = {t.name: t for t in _session(memory_copy, script, "--no-semantic")}
-    assert set(tools) == {"list_videos", "sql", "search", "timeline", "ask"}
+    assert set(tools) == {"list_videos", "sql", "search", "timeline", "ask", "video_summary"}
     for name, tool in tools.items():
         hints = tool.annotations
         assert hints is not None and tool.title and hints.title == tool.title, name

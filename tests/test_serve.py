@@ -1,6 +1,7 @@
 """vidmem serve's JSON API and pages, through FastAPI's TestClient over a real ingested memory."""
 
 import io
+import itertools
 import json
 import tempfile
 from pathlib import Path
@@ -104,6 +105,41 @@ def test_video_page_has_transcript_lanes_and_tracks(client: TestClient) -> None:
     assert client.get(f"/api/videos/{vid}/detections", params={"from_s": 0, "to_s": 5000}).status_code == 400
     timeline = client.get(f"/api/videos/{vid}/timeline", params={"from_s": 0, "to_s": 3}).json()
     assert timeline and all(e["end_s"] >= 0 and e["start_s"] <= 3 for e in timeline)
+
+
+def test_a_video_summary_and_its_chapters_are_served(client: TestClient) -> None:
+    """speech_sign's summaries role ran (scripted chat model over its real speech and signs): the API,
+    the video page's data and the archive page show them; the XSS video has none and shows none."""
+    sign = _video(client, "speech_sign.mp4")
+    vid = sign["video_id"]
+    summary = client.get(f"/api/videos/{vid}/summary").json()
+    assert summary["file"] == "speech_sign.mp4" and summary["video_id"] == vid
+    assert summary["title"] == "A scripted video" and summary["text"] == "It says what its chapters say."
+    chapters = summary["chapters"]
+    assert chapters and chapters[0]["start_s"] == 0.0
+    assert chapters[-1]["end_s"] == pytest.approx(sign["duration_s"], abs=0.5)
+    assert all(a["end_s"] == b["start_s"] for a, b in itertools.pairwise(chapters))
+    assert all(c["title"] for c in chapters)
+    assert client.get("/api/videos/vxss0000000000000/summary").json() is None
+    assert client.get("/api/videos/vnope/summary").status_code == 404
+
+    page = client.get(f"/videos/{vid}")
+    data = json.loads(page.text.split('<script id="video-data" type="application/json">')[1].split("</script>")[0])
+    assert data["summary"] == summary
+    assert 'id="summary"' in page.text and "It says what its chapters say." in page.text
+    assert 'id="summary"' not in client.get("/videos/vxss0000000000000").text
+
+    archive = client.get("/videos").text
+    assert archive.count('class="summary-line"') == 1 and ">A scripted video</div>" in archive
+
+
+def test_chapters_are_search_hits_with_their_file(client: TestClient) -> None:
+    title = client.get(f"/api/videos/{_video(client, 'speech_sign.mp4')['video_id']}/summary").json()["chapters"][0]
+    hits = client.get("/api/search", params={"q": title["title"], "k": 20}).json()
+    chapter = [h for h in hits if h["kind"] == "chapter"]
+    assert chapter and chapter[0]["file"] == "speech_sign.mp4", hits
+    page = client.get("/search", params={"q": title["title"]}).text
+    assert '<span class="badge">chapter</span>' in page and ">speech_sign.mp4</div>" in page
 
 
 def test_unknown_video_is_404_in_words(client: TestClient) -> None:

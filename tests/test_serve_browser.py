@@ -242,3 +242,82 @@ def test_ask_streams_steps_and_answers_with_clickable_times(server: str, page: A
         f"Math.abs(document.getElementById('video').currentTime - {t}) < 0.5",
         timeout=15000,
     )
+
+
+# ---------------------------------------------------------------- summaries (issue 24)
+
+
+def _thumbnail_stat(page: Any, server: str, src: str) -> tuple[float, float]:
+    """Mean and stddev of the grey levels of the thumbnail the page loaded from `src`."""
+    import io
+
+    reply = page.request.get(f"{server}{src}")
+    assert reply.status == 200 and reply.headers["content-type"] == "image/jpeg", src
+    stat = ImageStat.Stat(Image.open(io.BytesIO(reply.body())).convert("L"))
+    return stat.mean[0], stat.stddev[0]
+
+
+def test_archive_shows_a_summary_line_under_a_summarized_video(server: str, page: Any, shots: Path) -> None:
+    page.goto(f"{server}/videos")
+    row = page.locator("#videos tbody tr", has=page.locator("a.video-link", has_text="speech_sign.mp4"))
+    assert row.locator(".summary-line").inner_text() == "A scripted video"
+    assert page.locator(".summary-line").count() == 1  # the other videos have no summary and show none
+    screenshot(page, shots, "archive-summaries")
+
+
+def test_clicking_a_chapter_seeks_the_video(server: str, page: Any, shots: Path) -> None:
+    """The chapters lane: a block per chapter spanning its start-end, titled; a click seeks to its
+    start. speech_sign lasts 12 s, so the role gives it one chapter (chapters are >= 15 s): the test
+    moves the player away first, so that the click has somewhere to seek from."""
+    page.goto(f"{server}/videos")
+    page.click("a.video-link >> text=speech_sign.mp4")
+    page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=15000)
+    assert page.locator("#summary h2").inner_text() == "A scripted video"
+    assert page.locator("#summary p").inner_text() == "It says what its chapters say."
+    video_id = page.url.rsplit("/", 1)[-1]
+    chapters = page.request.get(f"{server}/api/videos/{video_id}/summary").json()["chapters"]
+    assert chapters, chapters
+    assert page.locator(".lane-name").first.inner_text() == "chapters"
+    blocks = page.locator(".item.chapter")
+    assert blocks.all_inner_texts() == [c["title"] for c in chapters]
+    lane = page.locator(".lane.chapters .lane-items").bounding_box()
+    duration = page.evaluate("JSON.parse(document.getElementById('video-data').textContent).duration_s")
+    for chapter, block in zip(chapters, blocks.all(), strict=True):  # each block spans its chapter
+        box = block.bounding_box()
+        assert box["x"] - lane["x"] == pytest.approx(lane["width"] * chapter["start_s"] / duration, abs=2.0)
+        span = lane["width"] * (chapter["end_s"] - chapter["start_s"]) / duration
+        assert box["width"] == pytest.approx(span, abs=2.0)
+    for chapter, block in zip(chapters, blocks.all(), strict=True):
+        away = chapter["start_s"] + 0.6 * (chapter["end_s"] - chapter["start_s"])
+        page.evaluate(f"document.getElementById('video').currentTime = {away}")
+        page.wait_for_function(f"Math.abs(document.getElementById('video').currentTime - {away}) < 0.3")
+        block.click()  # a real click on the block, where a person clicks
+        page.wait_for_function(
+            f"Math.abs(document.getElementById('video').currentTime - {chapter['start_s']}) < 0.3", timeout=10000
+        )
+        assert current_time(page) == pytest.approx(chapter["start_s"], abs=0.3)
+    screenshot(page, shots, "video-chapters")
+
+
+def test_chapter_hits_name_their_file_and_show_their_frame(server: str, page: Any, shots: Path) -> None:
+    """A chapter found by search is labelled 'chapter', names its file, and its thumbnail is a frame
+    of the video: loaded, neither missing nor black."""
+    vids = page.request.get(f"{server}/api/videos", params={"q": "speech_sign"}).json()
+    summary = page.request.get(f"{server}/api/videos/{vids[0]['video_id']}/summary").json()
+    page.goto(f"{server}/search")
+    page.fill("#q", summary["chapters"][-1]["title"])
+    page.press("#q", "Enter")
+    page.wait_for_selector("#hits .hit")
+    page.wait_for_function("[...document.querySelectorAll('#hits img')].every(i => i.complete && i.naturalWidth > 0)",
+                           timeout=15000)
+    hits = page.locator("#hits .hit", has=page.locator(".badge", has_text="chapter"))
+    assert hits.count() >= 1
+    screenshot(page, shots, "search-chapters")
+    for i in range(hits.count()):
+        hit = hits.nth(i)
+        assert hit.locator(".badge").first.inner_text() == "chapter"
+        assert hit.locator(".hit-file").inner_text() == "speech_sign.mp4"
+        img = hit.locator("img")
+        assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+        mean, stddev = _thumbnail_stat(page, server, img.get_attribute("src"))
+        assert mean > 12 and stddev > 4, f"chapter thumbnail looks black or blank: mean {mean}, stddev {stddev}"

@@ -78,6 +78,41 @@ def api_timeline(
         return clean_rows(queries.video_timeline(memory, video_id, from_s, to_s))
 
 
+class ChapterOut(BaseModel):
+    start_s: float
+    end_s: float
+    title: str
+    text: str
+
+
+class SummaryOut(BaseModel):
+    video_id: str
+    file: str = Field(description="the video's file name")
+    title: str = Field(description="the summary in one line")
+    text: str = Field(description="the summary in a few sentences")
+    model: str | None = Field(None, description="the chat model that wrote it")
+    chapters: list[ChapterOut] = Field(description="the video's chapters in time order")
+
+
+@router.get("/api/videos/{video_id}/summary", response_model=SummaryOut | None, tags=["videos"])
+def api_summary(request: Request, video_id: str) -> dict[str, Any] | None:
+    """What the video is about: its one-line title, summary and chapters (the `summaries` role's
+    rows), or null when that role has not run on it; 404 for an unknown video."""
+    with state_of(request).source.lease() as memory:
+        queries.video_record(memory, video_id)  # UnknownVideoError: a 404 in words
+        return summary_json(queries.video_summary(memory, video_id))
+
+
+def summary_json(summary: queries.VideoSummary | None) -> dict[str, Any] | None:
+    """`summary` as SummaryOut's fields (None stays None)."""
+    if summary is None:
+        return None
+    return clean({
+        "video_id": summary.video_id, "file": summary.file, "title": summary.title, "text": summary.text,
+        "model": summary.model, "chapters": [vars(c) for c in summary.chapters],
+    })  # fmt: skip
+
+
 @router.get("/api/videos/{video_id}/detections", tags=["videos"])
 def api_detections(request: Request, video_id: str, from_s: float, to_s: float) -> dict[str, Any]:
     """The boxes sampled between from_s and to_s (at most queries.MAX_WINDOW_S apart), as columns:
@@ -126,7 +161,7 @@ class HitOut(BaseModel):
     path: str = Field(description="the video's file as ingested")
     start_s: float
     end_s: float
-    kind: str = Field(description="'speech', 'text' (on screen), 'caption' or 'frame'")
+    kind: str = Field(description="'speech', 'text' (on screen), 'caption', 'chapter' (of a summary) or 'frame'")
     text: str
     score: float
     match: str = Field(description="'keyword' (BM25 or substring), 'semantic' (embeddings) or 'keyword+semantic'")

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 import queries
 from agents import PLANNER_NAMES
-from vidmem.serve.api import clean, clean_rows, schema_text, search_work, state_of
+from vidmem.serve.api import clean, clean_rows, schema_text, search_work, state_of, summary_json
 
 router = APIRouter(include_in_schema=False)
 
@@ -33,9 +33,12 @@ def archive_page(
     status = status or None
     with state_of(request).source.lease() as memory:
         rows, total = queries.list_videos(memory, text=q, status=status, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        summaries = queries.archive_summaries(memory)
     videos = clean_rows(rows)
     for v in videos:
         v["roles_parsed"] = _roles(v.get("roles"))
+        found = summaries.get(v["video_id"])
+        v["summary_title"] = found.title if found else None
     pages = max(1, math.ceil(total / PAGE_SIZE))
     return _render(
         request,
@@ -62,6 +65,7 @@ def video_page(request: Request, video_id: str, t: float | None = None) -> Respo
         record = clean(queries.video_record(memory, video_id))
         timeline = queries.video_timeline(memory, video_id)
         tracks = queries.video_tracks(memory, video_id)
+        summary = summary_json(queries.video_summary(memory, video_id))
     kinds = timeline.column("kind").to_pylist()
     keep = [i for i, k in enumerate(kinds) if k in LANE_KINDS]
     events = timeline.take(keep)
@@ -74,6 +78,7 @@ def video_page(request: Request, video_id: str, t: float | None = None) -> Respo
         "events": clean(columns),
         "tracks": clean({n: tracks.column(n).to_pylist() for n in ("track_id", "category", "first_s", "last_s")}),
         "start_t": t,
+        "summary": summary,
     }
     speech = [
         {"start_s": s, "end_s": e, "text": x}
@@ -81,7 +86,7 @@ def video_page(request: Request, video_id: str, t: float | None = None) -> Respo
         if k == "speech"
     ]
     return _render(
-        request, "video.html", {"page": "video", "video": record, "speech": speech, "data": data}
+        request, "video.html", {"page": "video", "video": record, "speech": speech, "summary": summary, "data": data}
     )
 
 

@@ -23,17 +23,17 @@
   function pack(items) {
     const ends = [];
     for (const it of items.sort((a, b) => a.start - b.start)) {
-      let r = ends.findIndex((end) => end < it.start);
+      let r = ends.findIndex((end) => end <= it.start);  // touching items (chapters) share a row
       if (r < 0) r = ends.length < MAX_ROWS ? ends.length : ends.indexOf(Math.min(...ends));
       ends[r] = it.end;
       it.row = r;
     }
     return ends.length;
   }
-  function lane(label, items) {
+  function lane(label, items, cls) {
     const rows = pack(items);
     const row = document.createElement("div");
-    row.className = "lane";
+    row.className = cls ? "lane " + cls : "lane";
     if (rows > 1) row.style.height = (8 + 6 * rows) + "px";
     const name = document.createElement("div");
     name.className = "lane-name";
@@ -46,12 +46,20 @@
       el.style.left = (100 * it.start / duration) + "%";
       el.style.width = Math.max(0.25, 100 * (it.end - it.start) / duration) + "%";
       el.title = it.start.toFixed(1) + " s: " + it.text;  // textContent/title: never parsed as HTML
+      if (it.label) el.textContent = it.label;
       el.dataset.t = it.start;
       if (rows > 1) { el.style.top = (1 + 6 * it.row) + "px"; }
       track.appendChild(el);
     }
     row.append(name, track);
     timeline.appendChild(row);
+  }
+  // Chapters first: what the video is about, a block per chapter with its title.
+  const chapters = data.summary ? data.summary.chapters : [];
+  if (chapters.length) {
+    lane("chapters", chapters.map((c) => ({
+      start: c.start_s, end: c.end_s, text: c.title + ": " + c.text, label: c.title, cls: "chapter",
+    })), "chapters");
   }
   const ev = data.events;
   for (const kind of ["speech", "text", "caption", "action"]) {
