@@ -173,7 +173,7 @@ class SummarySettings:
     chapter_s: float = 90.0  # chapters aim at this length (a short video is one chapter per ~30 s, at least)
     prompt_chars: int = 5000  # the facts one request shows at most (~1,250 tokens): longer videos take more requests
     max_tokens: int = 600  # per request's answer
-    timeout_s: float = _speed_only(300.0)  # per request (a CPU-served small model writes ~10 tokens/s)
+    timeout_s: float = _speed_only(600.0)  # per request: a CPU-served small model writes ~10 tokens/s, and queues
     max_retries: int = _speed_only(1)
 
     def __post_init__(self) -> None:
