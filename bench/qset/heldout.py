@@ -57,7 +57,6 @@ question or the answer is a time.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import re
@@ -67,6 +66,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.qset import questions
 from bench.qset.spec import HELDOUT_VIDEOS, POOLS, Line, Sign, Video, digit_words, number_words
 
 HELDOUT_PATH = Path(__file__).with_name("heldout.jsonl")
@@ -636,20 +636,19 @@ def generate(spoken_s: SpeechTime, videos: Sequence[Video] = HELDOUT_VIDEOS) -> 
         _unanswerable(w)
         _archive(w)
         out += w.records
-    ids = [r["id"] for r in out]
-    if len(set(ids)) != len(ids):
-        raise AssertionError("question ids are not unique")
-    return out
+    return questions.unique_ids(out)
+
+
+HEAD = (
+    "# vidmem held-out question set (bench/qset/heldout.py): python -m bench.qset heldout rebuilds the videos "
+    "and this file.\n"
+    "# vidmem eval bench/qset/heldout.jsonl --video-root ~/.cache/vidmem/qset --split dev\n"
+)
 
 
 def dumps(records: Sequence[dict[str, Any]]) -> str:
-    head = (
-        "# vidmem held-out question set (bench/qset/heldout.py): python -m bench.qset heldout rebuilds the videos "
-        "and this file.\n"
-        "# vidmem eval bench/qset/heldout.jsonl --video-root ~/.cache/vidmem/qset --split dev\n"
-    )
-    return head + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    return questions.dumps(records, HEAD)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    return questions.load(path)

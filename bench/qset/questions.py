@@ -629,18 +629,26 @@ def generate(spoken_s: SpeechTime, videos: Sequence[Video] = VIDEOS) -> list[dic
         _count_questions(w)
         _unanswerable_questions(w)
         out += w.records
-    ids = [r["id"] for r in out]
+    return unique_ids(out)
+
+
+def unique_ids(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records, after checking that no two share an id."""
+    ids = [r["id"] for r in records]
     if len(set(ids)) != len(ids):
         raise AssertionError("question ids are not unique")
-    return out
+    return records
 
 
-def dumps(records: Sequence[dict[str, Any]]) -> str:
-    head = (
-        "# vidmem generated question set (bench/qset): python -m bench.qset rebuilds the videos and this file.\n"
-        "# Videos are relative to the video folder: vidmem eval bench/qset/questions.jsonl "
-        "--video-root ~/.cache/vidmem/qset\n"
-    )
+HEAD = (
+    "# vidmem generated question set (bench/qset): python -m bench.qset rebuilds the videos and this file.\n"
+    "# Videos are relative to the video folder: vidmem eval bench/qset/questions.jsonl "
+    "--video-root ~/.cache/vidmem/qset\n"
+)
+
+
+def dumps(records: Sequence[dict[str, Any]], head: str = HEAD) -> str:
+    """A question file: `head` (comment lines), then one JSON record per line."""
     return head + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
