@@ -134,7 +134,7 @@ def test_bad_summary_settings_are_refused() -> None:
         dataclasses.replace(IngestSettings().summaries, prompt_chars=200)
 
 
-@pytest.mark.parametrize(("minutes", "most_calls"), [(2, 1), (10, 3), (60, 14)])
+@pytest.mark.parametrize(("minutes", "most_calls"), [(2, 2), (10, 4), (60, 15)])
 def test_an_hour_costs_a_bounded_number_of_bounded_requests(chat: VisionServer, minutes: int, most_calls: int) -> None:
     settings = _settings(chat)
     role = Summarizer(settings)

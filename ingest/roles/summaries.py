@@ -9,9 +9,11 @@ Hierarchical, so that an hour costs a bounded number of requests with bounded pr
    on-screen text nearest every `chapter_s` seconds (a short video: one chapter per ~30 s), so that
    a chapter's span covers every fact it is written from, by construction;
 2. chapters are written in groups whose facts fit `prompt_chars` (one request for a short video):
-   the model gives each a title and a few sentences;
-3. one more request writes the video's title and summary from the chapters (a video that fit one
-   request gets it in that same request).
+   the model gives each a title and a few sentences; a sentence that another chapter's facts support
+   better than its own is dropped (`grounded`), so a chapter names only what happens in its span;
+3. one more request writes the video's title and summary from the chapters, one sentence per chapter
+   (asked in the same request as the chapters, a generic summary named none of the ten-minute test
+   video's 15 announcements; a video of one chapter still gets both in one request).
 Requests: about (characters of facts / prompt_chars) + 1. Replies are read leniently (JSON in
 prose or code fences, times and keys as small models write them); a reply that names no usable
 chapter is asked once more, then the role fails and the stored rows are kept.
@@ -213,8 +215,8 @@ VIDEO_PART = (
 SUMMARY_PROMPT = (
     "You summarize a video from its chapters, which were written from facts read out of it.\n"
     "Use only what the chapters say: add no names, numbers, places or events.\n"
-    "Write a title of the whole video in one line (at most 15 words) and a summary of 2 to 5 sentences "
-    "that names every announcement, sign and event of the chapters.\n"
+    "Write a title of the whole video in one line (at most 15 words) naming its main topics, and a summary "
+    "with one short sentence per chapter, in order, each naming the announcements and signs of that chapter.\n"
     'Reply with JSON only, in this shape: {{"title": "...", "summary": "..."}}\n\n{chapters}'
 )
 
@@ -327,6 +329,37 @@ def _fit(block: str, prompt_chars: int) -> str:
     return block[: prompt_chars - 20].rsplit("\n", 1)[0] + "\n(... more lines)"
 
 
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 4 or w.isdigit()}
+
+
+def grounded(written: dict[int, tuple[str, str]], chapters: Sequence[Chapter]) -> dict[int, tuple[str, str]]:
+    """Each chapter's text without the sentences that another chapter's facts support better (a small
+    model writing several chapters at once lets one chapter's events slip into its neighbour's text,
+    so a chapter would name an event outside its span). A chapter keeps at least its best sentence.
+
+    >>> c = [Chapter(0, 60, (Fact(5, 8, "said", "The red train leaves."),), ""),
+    ...      Chapter(60, 120, (Fact(70, 72, "said", "The dance class starts at five."),), "")]
+    >>> grounded({1: ("Trains", "The red train leaves. The dance class starts at five.")}, c)
+    {1: ('Trains', 'The red train leaves.')}
+    """
+    support = {n: _words(" ".join(f.text for f in c.facts) + " " + c.seen) for n, c in enumerate(chapters, 1)}
+    out = {}
+    for n, (title, text) in written.items():
+        sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+        kept = []
+        for sentence in sentences:
+            words = _words(sentence)
+            own = len(words & support.get(n, set()))
+            other = max((len(words & ws) for m, ws in support.items() if m != n), default=0)
+            if own >= other:
+                kept.append(sentence)
+        if not kept and sentences:
+            kept = [max(sentences, key=lambda x: len(_words(x) & support.get(n, set())))]
+        out[n] = (title, " ".join(kept))
+    return out
+
+
 # -- the role -------------------------------------------------------------------------------------
 
 
@@ -396,7 +429,7 @@ class Summarizer(Extractor):
         try:
             for group in groups:
                 numbers = [i + 1 for i in group]
-                whole = len(groups) == 1
+                whole = len(chapters) == 1  # one chapter: its summary is the video's, in the same request
                 prompt = CHAPTERS_PROMPT.format(
                     video_part=VIDEO_PART if whole else "",
                     shape='"title": "...", "summary": "...", ' if whole else "",
@@ -422,6 +455,7 @@ class Summarizer(Extractor):
             raise SummaryError(f"summaries request failed: {exc}") from exc
         if not summary:
             raise SummaryError(f"{cfg.model!r} wrote no summary of the video in {self.usage['calls']} requests")
+        written = grounded(written, chapters)
         rows = [{"summary_id": 0, "level": "video", "start_s": 0.0, "end_s": chapters[-1].end_s,
                  "title": title or _first_words(summary, 12), "text": summary, "model": cfg.model}]
         for n, (c_title, c_text) in sorted(written.items()):
