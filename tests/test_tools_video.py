@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import queries
 from agents.errors import AgentError
 from agents.llm import Completion, Message
 from agents.steps import Observation
@@ -268,3 +269,40 @@ def test_build_tools_leaves_out_what_cannot_run(memory: Memory) -> None:
     assert subset == ["when", "query_frames", "finish"]  # registry order; named tools even when unavailable
     with pytest.raises(AgentError, match="unknown tools \\['teleport'\\]"):
         build_tools(_ctx(memory), ["teleport"])
+
+
+# ------------------------------------------------------------------ video_summary
+
+
+def test_video_summary_reads_the_stored_chapters(serve_memory: Path) -> None:
+    """speech_sign has summaries written by the summaries role (a scripted chat endpoint); the tool
+    shows them with the file and times and calls no model."""
+    with open_memory(serve_memory, read_only=True) as mem:
+        (vid,) = [v.video_id for v in queries.video_files(mem) if v.path.endswith("speech_sign.mp4")]
+        llm = EchoChat()
+        obs = TOOLS["video_summary"]().run("", _ctx(mem, llm=llm, video_id=vid))
+        text = _quoted(obs)
+        assert "speech_sign.mp4: A scripted video" in text and "[0 s-12 s]" in text and llm.prompts == []
+        assert obs.evidence and obs.evidence[0].tool == "video_summary"
+        archive = TOOLS["video_summary"]().run("", _ctx(mem, llm=llm, video_id=None)).text
+        assert "speech_sign.mp4: A scripted video" in archive
+        assert "speech_count.mp4: (no summary: the summaries role has not run on it)" in archive
+
+
+def test_video_summary_is_written_now_from_the_timeline_when_none_is_stored(memory: Memory) -> None:
+    llm = EchoChat()
+    obs = TOOLS["video_summary"]().run("", _ctx(memory, llm=llm))
+    assert "written now from" in obs.text and "PLATFORM 9 EXIT" in obs.text  # EchoChat's reply, quoted
+    (messages,) = llm.prompts
+    sent = messages[-1].content
+    assert SENTENCE.split()[0] in sent and SIGN in sent and "speech:" in sent and "on-screen text:" in sent
+
+
+def test_video_summary_of_a_long_timeline_costs_a_bounded_number_of_calls() -> None:
+    from agents.tools.video import VideoSummary, _parts
+
+    lines = [f"[{t} s] speech: announcement {t} " + "word " * 30 for t in range(2000)]
+    parts = _parts(lines, VideoSummary.part_chars, VideoSummary.max_parts)
+    assert len(parts) == VideoSummary.max_parts
+    assert all(sum(len(x) + 1 for x in p) <= VideoSummary.part_chars for p in parts)
+    assert parts[0][0].startswith("[0 s]") and int(parts[-1][0][1:].split()[0]) > 1400  # spread to the end

@@ -25,6 +25,7 @@ from agents.tools.video import (
     QueryTranscript,
     RetrievalQA,
     Think,
+    VideoSummary,
 )
 from agents.tools.vision import CaptionFrames, CompareFrames, QueryVision
 
@@ -36,7 +37,7 @@ _CLASSES: tuple[type[Tool], ...] = (
     # DoraemonGPT sub-task tools (SQL sub-agents)
     WhenTool, WhyTool, WhatTool, HowTool, CountTool, OtherTool,
     # MMCTAgent / CAVIAR video tools
-    GetTranscript, QueryTranscript, QueryFrames, FindWhen, GetSegment, RetrievalQA,
+    GetTranscript, QueryTranscript, QueryFrames, FindWhen, GetSegment, RetrievalQA, VideoSummary,
     # vision (VipAct and query_vision); need ctx.vision_llm
     QueryVision, CaptionFrames, CompareFrames,
     # user documents; need a knowledge base
@@ -48,7 +49,9 @@ _CLASSES: tuple[type[Tool], ...] = (
 TOOLS: dict[str, type[Tool]] = {cls.name: cls for cls in _CLASSES}
 
 SQL_TOOLS = tuple(c.name for c in _CLASSES if issubclass(c, SqlSubAgent))
-VIDEO_TOOLS = ("get_transcript", "query_transcript", "query_frames", "find_when", "get_segment", "retrieval_qa")
+VIDEO_TOOLS = (
+    "get_transcript", "query_transcript", "query_frames", "find_when", "get_segment", "retrieval_qa", "video_summary"
+)
 VISION_TOOLS = ("query_vision", "caption_frames", "compare_frames")
 
 

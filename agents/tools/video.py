@@ -25,6 +25,7 @@ __all__ = [
     "QueryTranscript",
     "RetrievalQA",
     "Think",
+    "VideoSummary",
 ]
 
 _MAX_CHARS = 3000  # of quoted text per observation; the planner cuts longer ones anyway
@@ -226,6 +227,96 @@ class RetrievalQA(Tool):
         evidence = _hits_evidence(self.name, hits, ctx, f"{len(hits)} passages, {how}")
         answer = quote_data(reply.text.strip(), "answer written from the passages")  # may quote them: data too
         return Observation(f"{answer}\n{passages}", evidence=(evidence,))
+
+
+class VideoSummary(Tool):
+    name = "video_summary"
+    description = (
+        "What the video is about: its summary and chapters with times (from the summaries role), else a "
+        "summary written now from its speech and on-screen text. Without a video: each video's summary, by file."
+    )
+    inputs = takes()
+    #: Characters of timeline one reading call gets, and how many such calls one summary may cost: an
+    #: hour of dense speech is read in `max_parts` evenly spread parts, not whole.
+    part_chars: ClassVar[int] = 5000
+    max_parts: ClassVar[int] = 4
+    max_tokens: ClassVar[int] = 300
+
+    def forward(self, ctx: ToolContext) -> Observation:
+        if ctx.video_id is None:
+            return self._archive(ctx)
+        stored = queries.video_summary(ctx.memory, ctx.video_id)
+        if stored is not None:
+            lines = [f"{stored.file}: {stored.title}", stored.text]
+            lines += [f"[{fmt_s(c.start_s)}-{fmt_s(c.end_s)}] {c.title}: {c.text}" for c in stored.chapters]
+            evidence = evidence_from_rows(
+                self.name, ["start_s", "end_s", "title", "text"],
+                [(c.start_s, c.end_s, c.title, c.text) for c in stored.chapters], video_id=ctx.video_id,
+                note=f"summary and {len(stored.chapters)} chapters by {stored.model}",
+            )  # fmt: skip
+            return Observation(quote_data(_cap("\n".join(lines)), "summary written by the summaries role"),
+                               evidence=(evidence,))
+        return self._written_now(ctx, ctx.video_id)
+
+    def _archive(self, ctx: ToolContext) -> Observation:
+        summaries = queries.archive_summaries(ctx.memory)
+        files = queries.video_files(ctx.memory)
+        if not files:
+            return Observation("The memory holds no videos.")
+        lines = [f"{f.path.rsplit('/', 1)[-1]}: " + (summaries[f.video_id].title if f.video_id in summaries
+                 else "(no summary: the summaries role has not run on it)") for f in files]
+        return Observation(quote_data(_cap("\n".join(lines)), "each video's one-line summary"))
+
+    def _written_now(self, ctx: ToolContext, video_id: str) -> Observation:
+        (video,) = queries.video_files(ctx.memory, video_id)
+        contents = queries.segment_contents(ctx.memory, video_id, 0.0, max(video.duration_s, 1.0), max_texts=2000)
+        texts = [r for r in contents.texts if r["source"] != "summaries"]
+        lines = [f"[{fmt_s(r['start_s'])}] {_label(r['source'])}: {' '.join(r['text'].split())}" for r in texts]
+        if not lines:
+            return Observation(_why_empty(ctx, "asr", "speech or on-screen text to summarize"))
+        parts = _parts(lines, self.part_chars, self.max_parts)
+        notes = []
+        for n, part in enumerate(parts, 1):
+            messages = [
+                Message("system", render("tools:summary_system", data_rule=DATA_RULE)),
+                Message("user", quote_data("\n".join(part), f"part {n} of {len(parts)} of the video's timeline")),
+            ]
+            notes.append(ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0).text.strip())
+        if len(notes) > 1:
+            messages = [
+                Message("system", render("tools:summary_combine_system", data_rule=DATA_RULE)),
+                Message("user", quote_data("\n\n".join(notes), "summaries of the video's parts, in order")),
+            ]
+            notes = [ctx.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0).text.strip()]
+        shown = sum(len(p) for p in parts)
+        evidence = evidence_from_rows(
+            self.name, ["source", "start_s", "end_s", "text"],
+            [(r["source"], r["start_s"], r["end_s"], r["text"]) for r in texts], video_id=video_id,
+            note=f"summary written now from {shown} of {len(lines)} timeline lines ({len(parts)} parts)",
+        )  # fmt: skip
+        head = f"{video.path.rsplit('/', 1)[-1]} (no stored summary; written now from {shown} of {len(lines)} lines)"
+        return Observation(quote_data(notes[0], head), evidence=(evidence,))
+
+
+def _parts(lines: list[str], part_chars: int, max_parts: int) -> list[list[str]]:
+    """Consecutive runs of `lines` of at most `part_chars` characters; when there are more than
+    `max_parts`, that many evenly spread over the video (the rest is not read).
+
+    >>> [len(p) for p in _parts(["x" * 40] * 10, 100, 3)]
+    [2, 2, 2]
+    """
+    runs: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if runs[-1] and size + len(line) + 1 > part_chars:
+            runs.append([])
+            size = 0
+        runs[-1].append(line[:part_chars])
+        size += len(line) + 1
+    if len(runs) <= max_parts:
+        return runs
+    step = len(runs) / max_parts
+    return [runs[int(i * step)] for i in range(max_parts)]
 
 
 class Think(Tool):
