@@ -22,7 +22,7 @@ from memory import Memory
 from queries.brief import Brief, BriefItem, content_words, evidence_brief
 from queries.errors import QueryError
 
-__all__ = ["BRIEF_TOOL", "brief_evidence", "build_brief", "with_brief"]
+__all__ = ["BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "with_brief"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,32 @@ def brief_evidence(
         if _used(item, words, numbers) or (chosen is not None and _overlaps(item, chosen.start_s, chosen.end_s)):
             out.append(_evidence(item))
     return tuple(out)
+
+
+def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> str | None:
+    """The file an archive-wide answer rests on, when the answer does not name it: the video of the
+    shown line that shares the most words and times with the answer, if no other video's line
+    shares as many. None for a brief of one video, an answer that names a file, or a tie.
+
+    Small models drop the file the brief puts before every line ("The code is said at 12.9 s"), and
+    the question was which video; the line the answer repeats says which."""
+    if brief is None or not brief.archive or not answer or any(f in answer for f in brief.files.values()):
+        return None
+    words = set(content_words(answer))
+    numbers = {float(n) for n in _NUMBER.findall(answer)}
+    best: dict[str, int] = {}
+    for item in fitted_items(brief, max_tokens):
+        if item.kind == "count":
+            continue
+        text = " ".join(str(r.get("text", "")) for r in item.rows) or item.text
+        score = len(words & set(content_words(text)))
+        if item.start_s is not None and item.end_s is not None:
+            score += sum(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)
+        best[item.video_id] = max(best.get(item.video_id, 0), score)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return brief.files.get(ranked[0][0])
 
 
 def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:

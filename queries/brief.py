@@ -278,7 +278,8 @@ def evidence_brief(
     if vid is not None:
         facts = _facts(memory, vid)
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
-        absent = absent_from_video(memory, vid, question, facts.categories)
+        # of the whole archive, a word missing from the best hit's video may be in another: no absence note
+        absent = Absent() if archive else absent_from_video(memory, vid, question, facts.categories)
         if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
             absent = replace(absent, words=())  # a text close in meaning may say it in other words
         counting = bool(_COUNT_QUESTION.search(question))
@@ -292,7 +293,7 @@ def evidence_brief(
         items += order
         if _DISTINCT_TEXTS.search(question):
             items += _distinct_text_items(memory, vid)
-        if facts.speech + facts.spans <= digest_rows:
+        if facts.speech + facts.spans <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question)
             whole = facts.speech + facts.spans
         if choices:

@@ -115,6 +115,20 @@ def test_a_whole_archive_brief_names_each_line_by_its_file(known: Any, minilm: A
     assert not re.search(r"^\[v[AB]\.mp4\]", brief_text(one, 600), re.M)
 
 
+def test_an_archive_answer_without_its_file_gets_the_file_of_the_line_it_repeats(known: Any, minilm: Any) -> None:
+    from agents.brief import answer_file
+
+    brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
+    flour = next(i for i in brief.items if i.video_id == "vB" and "flour" in i.text.lower())
+    said = f"The recipe with flour is mentioned at {flour.start_s:g} s."
+    assert answer_file(brief, said, max_tokens=600) == "vB.mp4"
+    assert answer_file(brief, "It is in vB.mp4 at 3 s.", max_tokens=600) is None  # names it already
+    assert answer_file(brief, "The memory does not show it.", max_tokens=600) is None  # rests on no line
+    one = evidence_brief(known, "Which recipe uses flour and batter?", video_id="vB", encoder=minilm)
+    assert answer_file(one, said, max_tokens=600) is None  # a video was named: nothing to add
+    assert not brief.absent and not brief.whole_text  # no absence note or "all of this video" of the archive
+
+
 def test_time_window_rows_and_counts_from_the_library(known: Any, minilm: Any) -> None:
     brief = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA", encoder=minilm)
     assert [(w.start_s, w.end_s, w.at_s) for w in brief.windows] == [(0.0, 4.0, 2.0)]
