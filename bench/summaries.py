@@ -62,7 +62,9 @@ def _foreign_words(video: Video) -> set[str]:
 
 
 def _names(text: str, word: str) -> bool:
-    return re.search(rf"\b{re.escape(word)}", text.lower()) is not None
+    """Whether `text` names `word`, also as speech recognition may have split or joined it ('suit case')."""
+    text = text.lower()
+    return re.search(rf"\b{re.escape(word)}", text) is not None or word.replace(" ", "") in text.replace(" ", "")
 
 
 def check(video: Video, rows: list[dict[str, Any]]) -> dict[str, Any]:

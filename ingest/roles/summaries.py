@@ -241,9 +241,15 @@ def _json_objects(text: str) -> list[Any]:
 
 
 def _field(obj: dict[str, Any], *names: str) -> str:
+    """The first of `names` (any case) that holds text; a list of texts (one sentence per chapter)
+    is joined."""
     for name in names:
         for key, value in obj.items():
-            if key.strip().lower() == name and isinstance(value, str | int | float) and str(value).strip():
+            if key.strip().lower() != name:
+                continue
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                value = " ".join(v.strip() for v in value)
+            if isinstance(value, str | int | float) and str(value).strip():
                 return " ".join(str(value).split())
     return ""
 
@@ -447,9 +453,14 @@ class Summarizer(Extractor):
                     for n, (t, x) in sorted(written.items())
                 )
                 prompt = SUMMARY_PROMPT.format(chapters=_fit(listing, cfg.prompt_chars))
-                reply = read_reply(self._ask(prompt), [])
+                answer = self._ask(prompt)
+                reply = read_reply(answer, [])
                 if not reply.summary:
-                    reply = read_reply(self._ask(prompt + "\n\nReply with the JSON object only."), [])
+                    log.warning("%s: no summary in the reply, asking once more: %.300s", ctx.info.path, answer)
+                    answer = self._ask(prompt + "\n\nReply with the JSON object only.")
+                    reply = read_reply(answer, [])
+                if not reply.summary:
+                    log.warning("%s: no summary in the second reply either: %.300s", ctx.info.path, answer)
                 title, summary = reply.title, reply.summary
         except VisionError as exc:
             raise SummaryError(f"summaries request failed: {exc}") from exc
