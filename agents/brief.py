@@ -87,13 +87,8 @@ def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> 
     numbers = {float(n) for n in _NUMBER.findall(answer)}
     best: dict[str, int] = {}
     for item in fitted_items(brief, max_tokens):
-        if item.kind == "count":
-            continue
-        text = " ".join(str(r.get("text", "")) for r in item.rows) or item.text
-        score = len(words & set(content_words(text)))
-        if item.start_s is not None and item.end_s is not None:
-            score += sum(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)
-        best[item.video_id] = max(best.get(item.video_id, 0), score)
+        if item.kind != "count":
+            best[item.video_id] = max(best.get(item.video_id, 0), sum(_shared(item, words, numbers)))
     ranked = sorted(best.items(), key=lambda kv: -kv[1])
     if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         return None
@@ -104,12 +99,17 @@ def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:
     if item.kind == "count":
         counted = {float(v) for r in item.rows for k, v in r.items() if k in ("visible", "max_visible")}
         return bool(counted & numbers)
+    return any(_shared(item, words, numbers))
+
+
+def _shared(item: BriefItem, words: set[str], numbers: set[float]) -> tuple[int, int]:
+    """How many of the answer's content words a text item's rows hold, and how many of its numbers
+    are times within the item's span."""
     texts = " ".join(str(r.get("text", "")) for r in item.rows) or item.text
-    if words & set(content_words(texts)):
-        return True
+    shared = len(words & set(content_words(texts)))
     if item.start_s is None or item.end_s is None:
-        return False
-    return any(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)  # a time the answer names
+        return shared, 0
+    return shared, sum(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)  # times the answer names
 
 
 def _overlaps(item: BriefItem, start_s: float | None, end_s: float | None) -> bool:
