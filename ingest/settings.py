@@ -173,13 +173,14 @@ class SummarySettings:
     chapter_s: float = 90.0  # chapters aim at this length (a short video is one chapter per ~30 s, at least)
     prompt_chars: int = 5000  # the facts one request shows at most (~1,250 tokens): longer videos take more requests
     max_tokens: int = 600  # per request's answer
+    summary_chars: int = 2000  # a summary at most: the overview and its chapters' texts (first sentences if long)
     timeout_s: float = _speed_only(600.0)  # per request: a CPU-served small model writes ~10 tokens/s, and queues
     max_retries: int = _speed_only(1)
 
     def __post_init__(self) -> None:
         _positive(
             "summaries", chapter_s=self.chapter_s, prompt_chars=self.prompt_chars, max_tokens=self.max_tokens,
-            timeout_s=self.timeout_s,
+            summary_chars=self.summary_chars, timeout_s=self.timeout_s,
         )
         if self.prompt_chars < 1000:
             raise SettingsError(f"summaries.prompt_chars must be at least 1000, got {self.prompt_chars}")

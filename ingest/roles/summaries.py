@@ -11,9 +11,12 @@ Hierarchical, so that an hour costs a bounded number of requests with bounded pr
 2. chapters are written in groups whose facts fit `prompt_chars` (one request for a short video):
    the model gives each a title and a few sentences; a sentence that another chapter's facts support
    better than its own is dropped (`grounded`), so a chapter names only what happens in its span;
-3. one more request writes the video's title and summary from the chapters, one sentence per chapter
-   (asked in the same request as the chapters, a generic summary named none of the ten-minute test
-   video's 15 announcements; a video of one chapter still gets both in one request).
+3. one more request writes the video's title and an overview of a sentence or two from the chapters;
+   the summary is that overview followed by the chapters' texts in order (`composed`), cut to
+   `summary_chars` (each chapter's first sentence when all of them do not fit). Asked to write the
+   whole summary, the 1.5B model kept one event per chapter (9-10 of the ten-minute test video's 15
+   announcements); a summary made of its own chapter texts keeps what the chapters name. A video of
+   one chapter gets its title and summary in the chapters' request.
 Requests: about (characters of facts / prompt_chars) + 1. Replies are read leniently (JSON in
 prose or code fences, times and keys as small models write them); a reply that names no usable
 chapter is asked once more, then the role fails and the stored rows are kept.
@@ -216,7 +219,7 @@ SUMMARY_PROMPT = (
     "You summarize a video from its chapters, which were written from facts read out of it.\n"
     "Use only what the chapters say: add no names, numbers, places or events.\n"
     "Write a title of the whole video in one line (at most 15 words) naming its main topics, and a summary "
-    "with one short sentence per chapter, in order, each naming the announcements and signs of that chapter.\n"
+    "of one or two sentences saying what kind of video it is and what it is mostly about.\n"
     'Reply with JSON only, in this shape: {{"title": "...", "summary": "..."}}\n\n{chapters}'
 )
 
@@ -335,6 +338,32 @@ def _fit(block: str, prompt_chars: int) -> str:
     return block[: prompt_chars - 20].rsplit("\n", 1)[0] + "\n(... more lines)"
 
 
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+
+
+def composed(overview: str, chapter_texts: Sequence[str], limit: int) -> str:
+    """The video's summary: the model's overview, then the chapters' texts in order, within `limit`
+    characters; when they do not all fit, each chapter's first sentence, then as many as fit.
+
+    >>> composed("A station day.", ["The red train leaves. It is late.", "Maria waits."], 200)
+    'A station day. The red train leaves. It is late. Maria waits.'
+    >>> composed("A station day.", ["The red train leaves. It is late.", "Maria waits."], 50)
+    'A station day. The red train leaves. Maria waits.'
+    """
+    texts = [t.strip() for t in chapter_texts if t.strip()]
+    whole = " ".join([overview.strip(), *texts]).strip()
+    if len(whole) <= limit:
+        return whole
+    out = overview.strip()
+    for text in texts:
+        first = _sentences(text)[0]
+        if len(out) + 1 + len(first) > limit:
+            break
+        out = f"{out} {first}".strip()
+    return out or whole[:limit]
+
+
 def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) >= 4 or w.isdigit()}
 
@@ -352,7 +381,7 @@ def grounded(written: dict[int, tuple[str, str]], chapters: Sequence[Chapter]) -
     support = {n: _words(" ".join(f.text for f in c.facts) + " " + c.seen) for n, c in enumerate(chapters, 1)}
     out = {}
     for n, (title, text) in written.items():
-        sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+        sentences = _sentences(text)
         kept = []
         for sentence in sentences:
             words = _words(sentence)
@@ -467,6 +496,8 @@ class Summarizer(Extractor):
         if not summary:
             raise SummaryError(f"{cfg.model!r} wrote no summary of the video in {self.usage['calls']} requests")
         written = grounded(written, chapters)
+        if len(chapters) > 1:
+            summary = composed(summary, [text for _, (_, text) in sorted(written.items())], cfg.summary_chars)
         rows = [{"summary_id": 0, "level": "video", "start_s": 0.0, "end_s": chapters[-1].end_s,
                  "title": title or _first_words(summary, 12), "text": summary, "model": cfg.model}]
         for n, (c_title, c_text) in sorted(written.items()):
