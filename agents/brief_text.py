@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from queries.brief import Brief, BriefItem, seconds_text, span_text
+from queries.brief import Brief, BriefItem, VideoFacts, seconds_text, span_text
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
@@ -111,11 +111,22 @@ def _head(brief: Brief) -> list[str]:
         objs = ", ".join(f"{facts.instances[c]} {c}" for c in facts.categories[:6]) or "none tracked"
         which = "video of the best match" if brief.archive else "video"
         name = f"{facts.file} ({facts.video_id})" if facts.file else facts.video_id
-        lines.append(f"{which} {name}: {length}; speech segments {facts.speech}, on-screen text spans "
-                     f"{facts.spans}; tracked objects: {objs}")
+        texts = _texts_said(facts, listed=not brief.whole_text)
+        lines.append(f"{which} {name}: {length}; speech segments {facts.speech}; {texts}; tracked objects: {objs}")
         if facts.summary:
             lines.append(f"summary of {facts.file or 'the video'} (written by a model from its rows): {facts.summary}")
     return lines
+
+
+def _texts_said(facts: VideoFacts, *, listed: bool) -> str:
+    """The different on-screen texts, counted (and `listed` with their times when few; a video shown
+    whole lists them in its lines): a computed fact, where counting rows read 7 for a sign of 4 texts."""
+    n = len(facts.texts)
+    noise = f", besides {facts.noise} rows of likely OCR noise" if facts.noise else ""
+    if n == 0 or n > 8 or not listed:
+        return f"{n} different on-screen texts{noise}"
+    listing = ", ".join(f'"{t[:40]}" {span_text(a, b)}' for t, a, b in facts.texts)
+    return f"{n} different on-screen texts{noise}: {listing}"
 
 
 def _window_line(w: TimeWindow) -> str:
@@ -132,6 +143,10 @@ def _line(item: BriefItem, brief: Brief | None = None) -> str:
     if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
         label = SOURCE_LABELS[item.source]
         text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)
+    if item.noise is not None:
+        text += f" (likely OCR noise: {item.noise})"
+    if item.context is not None:
+        text += f" ({item.context})"
     line = f"{span_text(item.start_s, item.end_s)} {text}"
     if brief is not None and brief.archive:
         return f"[{brief.files.get(item.video_id, item.video_id)}] {line}"

@@ -36,6 +36,7 @@ from queries.question_words import content_words, object_categories, stems
 from queries.run import run_sql
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
+from queries.text_noise import noisy_spans
 from queries.time_phrases import TimeWindow, time_windows
 from queries.videos import video_paths
 
@@ -60,7 +61,7 @@ BEST_MATCH = 0.35
 TEXT_CHARS = 160
 #: A video whose speech, on-screen text and captions number at most this many rows is shown whole
 #: (after the hits), budget permitting: on a short clip that is most of what the memory knows.
-DIGEST_ROWS = 12
+DIGEST_ROWS = 20
 
 
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
@@ -111,6 +112,8 @@ class BriefItem:
     item_id: int | None = None  # segment_id / span_id / caption_id
     match: float = 0.0  # hits: how well the text matches the question (`_relevance`, 0-1)
     place: str | None = None  # on-screen text: where on the frame ('top', 'middle', 'bottom'; `screen_place`)
+    noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
+    context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
 
     @property
     def row_keys(self) -> tuple[tuple[str, str, int], ...]:
@@ -139,6 +142,10 @@ class VideoFacts:
     events: dict[str, list[float]]
     file: str = ""  # the video's file name, as people name the video
     summary: str = ""  # the summaries role's one-line title and summary ("" when it has not run)
+    #: The different on-screen texts (compared without case, spaces or punctuation), likely noise
+    #: left out, each with its first start and last end: (text, first_s, last_s), in time order.
+    texts: tuple[tuple[str, float, float], ...] = ()
+    noise: int = 0  # on-screen text rows that are likely OCR noise (kept in the memory, left out above)
 
 
 @dataclass(frozen=True)
@@ -292,10 +299,13 @@ def evidence_brief(
         order = _order_items(memory, vid, question, encoder)
         items += order
         if _DISTINCT_TEXTS.search(question):
-            items += _distinct_text_items(memory, vid)
-        if facts.speech + facts.spans <= digest_rows and not archive:  # "all of this video" misleads there
+            items += _distinct_text_items(memory, vid, facts)
+        clean = facts.speech + facts.spans - facts.noise
+        if clean <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question)
-            whole = facts.speech + facts.spans
+            whole = clean
+        else:  # not shown whole: each hit with what was said or shown at its time
+            items = [_with_context(memory, i) for i in items]
         if choices:
             strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
             scores = tuple(score_choices(
@@ -305,7 +315,7 @@ def evidence_brief(
                 neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
-    ranked = _ranked(_placed(memory, items, question))
+    ranked = _ranked(_noise_marked(memory, _placed(memory, items, question)))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
                  archive=archive, files={v: Path(p).name for v, p in paths.items()})
@@ -352,6 +362,46 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
                                    match=min(1.0, item.match + 0.25) if fit else item.match * 0.5)
         out.append(item)
     return out
+
+
+def _noise_marked(memory: Memory, items: list[BriefItem]) -> list[BriefItem]:
+    """On-screen text lines that are likely OCR noise get their reason (a rendering shows it) and
+    rank last: a lone glyph was answered as the second line of a sign the memory held for 28 s."""
+    noise: dict[str, dict[int, str]] = {}
+    out = []
+    for item in items:
+        if item.source == "ocr_spans" and item.item_id is not None:
+            if item.video_id not in noise:
+                noise[item.video_id] = noisy_spans(memory, item.video_id)
+            why = noise[item.video_id].get(item.item_id)
+            if why is not None:
+                item = replace(item, noise=why, score=item.score * 0.3, match=0.0)
+        out.append(item)
+    return out
+
+
+_AT_TIME_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s <= ? AND end_s >= ? "
+    "ORDER BY start_s, item_id LIMIT 3"
+)
+
+
+def _with_context(memory: Memory, item: BriefItem) -> BriefItem:
+    """A speech hit with the on-screen text shown while it was said, an on-screen text hit with what
+    was said while it was shown: questions join the two in time ("what did the sign say while the
+    train was announced?"), and a video too long to show whole leaves the model no other way."""
+    if item.kind != "hit" or item.source not in ("transcript", "ocr_spans") or item.start_s is None:
+        return item
+    end = item.end_s if item.end_s is not None else item.start_s
+    other = "ocr_spans" if item.source == "transcript" else "transcript"
+    noise = noisy_spans(memory, item.video_id) if other == "ocr_spans" else {}
+    rows = [r for r in run_sql(memory, _AT_TIME_SQL, [item.video_id, other, end, item.start_s]).to_pylist()
+            if not (other == "ocr_spans" and r["item_id"] in noise)]
+    if not rows:
+        return item
+    said = "; ".join(f'"{_clip(r["text"], 60)}"' for r in rows)
+    label = "on screen then" if other == "ocr_spans" else "said then"
+    return replace(item, context=f"{label}: {said}")
 
 
 def _evidence_spans(
@@ -461,6 +511,9 @@ def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
     )
 
 
+_SPANS_SQL = "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id = ? ORDER BY start_s, span_id"
+
+
 def _facts(memory: Memory, vid: str) -> VideoFacts:
     row = run_sql(
         memory,
@@ -471,9 +524,10 @@ def _facts(memory: Memory, vid: str) -> VideoFacts:
     ).to_pylist()[0]
     cats = run_sql(memory, "SELECT category, instances FROM category_counts WHERE video_id = ? "
                            "ORDER BY instances DESC, category", [vid]).to_pylist()
-    spans = run_sql(
-        memory, "SELECT start_s, end_s FROM ocr_spans WHERE video_id = ? ORDER BY start_s", [vid]
-    ).to_pylist()
+    noise = noisy_spans(memory, vid)
+    spans = [  # a stray glyph is no "text change" for time phrases to anchor on
+        r for r in run_sql(memory, _SPANS_SQL, [vid]).to_pylist() if r["span_id"] not in noise
+    ]
     speech = run_sql(memory, "SELECT min(start_s) AS a, max(end_s) AS b FROM transcript WHERE video_id = ?",
                      [vid]).to_pylist()[0]
     events: dict[str, list[float]] = {}
@@ -492,8 +546,25 @@ def _facts(memory: Memory, vid: str) -> VideoFacts:
         vid, float(duration) if duration is not None else None, [c["category"] for c in cats],
         {c["category"]: int(c["instances"]) for c in cats}, int(row["texts"]), int(row["speech"]), int(row["spans"]),
         {k: v for k, v in events.items() if v}, Path(str(row["path"])).name,
-        f"{summary.title}. {summary.text}" if summary else "",
+        f"{summary.title}. {summary.text}" if summary else "", _distinct_texts(spans), len(noise),
     )
+
+
+def _distinct_texts(spans: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, float, float], ...]:
+    """Each different text of `spans` (time order) once: its first wording, first start, last end.
+
+    >>> _distinct_texts([{"text": "GATE 5", "start_s": 1.0, "end_s": 4.0},
+    ...                  {"text": "Gate 5.", "start_s": 9.0, "end_s": 12.0}])
+    (('GATE 5', 1.0, 12.0),)
+    """
+    seen: dict[str, list[Any]] = {}
+    for r in spans:
+        key = _fold(str(r["text"]))
+        if key in seen:
+            seen[key][2] = max(seen[key][2], float(r["end_s"]))
+        else:
+            seen[key] = [str(r["text"]), float(r["start_s"]), float(r["end_s"])]
+    return tuple((t, a, b) for t, a, b in seen.values())
 
 
 _WINDOW_SQL = (
@@ -593,7 +664,9 @@ _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('trans
 
 def _digest_items(memory: Memory, vid: str, question: str) -> list[BriefItem]:
     """A short video's speech and on-screen text, whole, at the lowest priority."""
-    rows = run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
+    noise = noisy_spans(memory, vid)
+    rows = [r for r in run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
+            if not (r["source"] == "ocr_spans" and r["item_id"] in noise)]
     wanted = _wanted_sources(question)
     sql = _sql(_DIGEST_SQL, vid)
     return [
@@ -674,13 +747,18 @@ _DISTINCT_SQL = (
 )
 
 
-def _distinct_text_items(memory: Memory, vid: str) -> list[BriefItem]:
-    """How many different texts were on screen (compared without case, spaces or punctuation)."""
-    rows = run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist()
-    distinct: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        distinct.setdefault(re.sub(r"[^a-z0-9]", "", r["text"].lower()), r)
-    listing = "; ".join(f'"{_clip(r["text"], 40)}" {span_text(r["start_s"], r["end_s"])}' for r in distinct.values())
-    text = f"{len(distinct)} different on-screen texts: {listing}" if distinct else "no on-screen text"
+def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts) -> list[BriefItem]:
+    """How many different texts were on screen (compared without case, spaces or punctuation; likely
+    OCR noise left out), each with when it was first and last shown."""
+    rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist()
+            if _fold(r["text"]) in {_fold(t) for t, _, _ in facts.texts}]
+    listing = "; ".join(f'"{_clip(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in facts.texts)
+    text = f"{len(facts.texts)} different on-screen texts: {listing}" if facts.texts else "no on-screen text"
+    if facts.noise:
+        text += f" ({facts.noise} more rows are likely OCR noise)"
     return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
-                      tuple({**r, "distinct_texts": len(distinct)} for r in rows))]
+                      tuple({**r, "distinct_texts": len(facts.texts)} for r in rows))]
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower()) or text

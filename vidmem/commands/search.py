@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         for h in result.hits:
             text = " ".join(h.text.split())
             text = f'"{text[:100]}{"..." if len(text) > 100 else ""}"' if text else "-"
-            print(f"{Path(h.path).name}  {_span(h.start_s, h.end_s)}  {h.kind:<7}  {text}  {h.score:.3f}")
+            noise = f"  (likely OCR noise: {h.noise})" if h.noise else ""
+            print(f"{Path(h.path).name}  {_span(h.start_s, h.end_s)}  {h.kind:<7}  {text}  {h.score:.3f}{noise}")
         if not result.hits:
             print(f"nothing matches {args.query!r}")
         for note in result.notes:

@@ -165,6 +165,7 @@ class HitOut(BaseModel):
     text: str
     score: float
     match: str = Field(description="'keyword' (BM25 or substring), 'semantic' (embeddings) or 'keyword+semantic'")
+    noise: str | None = Field(None, description="on-screen text that is likely OCR noise: why (listed after the rest)")
 
 
 @dataclass(frozen=True)
