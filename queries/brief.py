@@ -290,6 +290,11 @@ def evidence_brief(
         if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
             absent = replace(absent, words=())  # a text close in meaning may say it in other words
         counting = bool(_COUNT_QUESTION.search(question))
+        if absent.words and (windows or counting):
+            # a question that points at a time, or counts, is answered by what is there (or by 0), not by
+            # its words: on the held-out dev split the word note fired on 79 of 380 answerable questions,
+            # all naming the frame or the counting ("the lower caption at 0:32", "how many announcements")
+            absent = replace(absent, words=())
         cats = object_categories(question, facts.categories)
         for w in windows:
             items += _window_items(memory, vid, w, question)

@@ -197,6 +197,31 @@ def _middle(m: re.Match[str], duration: float) -> list[tuple[float, float, float
     return [(max(0.0, duration / 2 - half), min(duration, duration / 2 + half), duration / 2)]
 
 
+_PARTS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5}
+
+
+def _fraction(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    """"a third of the way through", "3 quarters of the way in", "40% into the video": that share of
+    the video, with the half-width of "the middle"."""
+    if m.group("percent"):
+        share = float(m.group("percent")) / 100
+    else:
+        count = m.group("count").lower()
+        share = (1.0 if count in ("a", "an") else float(count)) / _PARTS[m.group("part").lower()]
+    if not 0.0 < share < 1.0:
+        return []
+    at, half = share * duration, _edge(duration)
+    return [(max(0.0, at - half), min(duration, at + half), at)]
+
+
+def _early(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(0.0, duration / 3, None)]
+
+
+def _late(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(duration * 2 / 3, duration, None)]
+
+
 def _first_half(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
     return [(0.0, duration / 2, None)]
 
@@ -261,6 +286,24 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (
         re.compile(r"\b(?:in|at|around|near|during)\s+the\s+middle\b|\bhalfway(?:\s+through)?\b|\bmid-?way\b"),
         _dur_needed(_middle),
+    ),
+    (
+        re.compile(
+            r"\b(?:(?P<count>an?|\d)\s+(?P<part>halves|half|thirds?|quarters?|fifths?)|(?P<percent>\d{1,2})\s*(?:%|percent))"
+            r"\s+(?:of\s+the\s+way\s+)?(?:through|into|in)\b",
+            re.I,
+        ),
+        _dur_needed(_fraction),
+    ),
+    (
+        re.compile(r"\b(?:late|later)\s+(?:in|into)\s+the\s+(?:video|clip|recording|footage)\b"
+                   r"|\b(?:in|during)\s+the\s+(?:last|final|later|closing)\s+(?:part|third|stretch|section)\b", re.I),
+        _dur_needed(_late),
+    ),
+    (
+        re.compile(r"\bearly\s+(?:on\b|in\s+the\s+(?:video|clip|recording|footage)\b)"
+                   r"|\b(?:in|during)\s+the\s+(?:first|early|opening)\s+(?:part|third|stretch|section)\b", re.I),
+        _dur_needed(_early),
     ),
 )
 

@@ -1,0 +1,97 @@
+"""How often the brief's absence rule fires, on questions the video can answer (each a possible
+false "not shown") and on those it cannot (its recall). No LLM runs.
+
+    .venv/bin/python -m bench.absence --memory dev.duckdb --split dev            # held-out set, dev split
+    .venv/bin/python -m bench.absence --memory dev.duckdb --split dev --show     # and every false firing
+
+The rule (`queries.absent`, kept in the brief as `Brief.absent`) is the only one that turns an answer
+into "the memory does not show it": its note tells the model, and the agents' absence check asks
+the model once more when the answer does not deny. A firing on an answerable question can only make
+the answer wrong, so its rate there is the figure to hold at 0 (issue 23: measure on dev, report on
+test). The memory must hold the split's videos (as `vidmem eval --split` ingests them), with text
+embeddings: the brief clears the word note when a text is close in meaning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memory import Memory, open_memory
+from queries import evidence_brief
+from queries.search import Encoder
+
+HELDOUT = Path(__file__).parent / "qset" / "heldout.jsonl"
+#: Types whose truth is that the video does not hold it.
+UNANSWERABLE = {"unanswerable"}
+
+
+def _questions(path: Path, split: str | None) -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    return [q for q in rows if (split is None or q.get("split") == split) and q.get("scope", "video") == "video"]
+
+
+def _video_ids(memory: Memory) -> dict[str, str]:
+    rows = memory.query("SELECT video_id, path FROM videos WHERE status = 'ok'").to_pylist()
+    return {Path(r["path"]).name: r["video_id"] for r in rows}
+
+
+def firings(memory: Memory, questions: Sequence[dict[str, Any]], encoder: Encoder | None) -> list[dict[str, Any]]:
+    """Per question: its type, whether the video can answer it, and what the rule found missing."""
+    ids = _video_ids(memory)
+    out = []
+    for q in questions:
+        vid = ids.get(Path(q["video"]).name)
+        if vid is None:
+            continue
+        brief = evidence_brief(memory, q["question"], video_id=vid, choices=q.get("choices"), encoder=encoder)
+        out.append({"id": q["id"], "type": q["type"], "question": q["question"],
+                    "answerable": q["type"] not in UNANSWERABLE,
+                    "missing": [*brief.absent.quoted, *brief.absent.words]})
+    return out
+
+
+def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    answerable = [r for r in records if r["answerable"]]
+    unanswerable = [r for r in records if not r["answerable"]]
+    false = [r for r in answerable if r["missing"]]
+    by_type = Counter(r["type"] for r in false)
+    return {
+        "questions": len(records),
+        "answerable": len(answerable),
+        "false_firings": len(false),
+        "false_rate": round(len(false) / len(answerable), 4) if answerable else None,
+        "false_by_type": dict(sorted(by_type.items())),
+        "unanswerable": len(unanswerable),
+        "recall": round(sum(bool(r["missing"]) for r in unanswerable) / len(unanswerable), 4) if unanswerable else None,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.absence", description=__doc__.split("\n\n")[0])
+    p.add_argument("--memory", type=Path, required=True, help="a memory holding the set's videos")
+    p.add_argument("--questions", type=Path, default=HELDOUT, help="question JSONL (default: the held-out set)")
+    p.add_argument("--split", help="only this split (dev, test)")
+    p.add_argument("--show", action="store_true", help="print every false firing and every missed unanswerable")
+    args = p.parse_args(argv)
+    from ingest.models.encoders import TextEncoder
+
+    with open_memory(args.memory, read_only=True) as memory:
+        records = firings(memory, _questions(args.questions, args.split), TextEncoder())
+    if args.show:
+        for r in records:
+            if r["answerable"] and r["missing"]:
+                print(f"false  {r['id']}: {r['question']}  -> missing {r['missing']}")
+            elif not r["answerable"] and not r["missing"]:
+                print(f"missed {r['id']}: {r['question']}")
+    print(json.dumps(summary(records), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
