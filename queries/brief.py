@@ -3,14 +3,19 @@
 Built before a planner's first call so that a small model reads instead of searching:
 
 - hybrid hits: semantic (sentence embeddings) and keyword (BM25, or substring matching) search over
-  transcript, on-screen text and captions, fused by reciprocal rank, with their times;
+  transcript, on-screen text and captions, fused by reciprocal rank, with their times (and, on a
+  video too long to show whole, what the other of speech and text held at that time);
 - time phrases of the question ("20 seconds in", "at the end", "after the sign changes") resolved
   to windows (`queries.time_phrases`), with the rows inside them and the objects counted there;
 - object and person words mapped to the query library (`when_visible`, `seen_at`, counts);
 - for multiple choice, each choice scored against the memory (`queries.choice_scores`);
 - what the question names that the video lacks: quoted text nobody reads, subject words nobody says
-  (`queries.absent`);
+  (`queries.absent`; the word note only for questions that neither point at a time nor count);
+- the video's different on-screen texts, counted, with their times;
 - on a short video whose text fits, the rest of its speech and on-screen text.
+
+On-screen text that is likely OCR noise (`queries.text_noise`) is left out of the counts, the
+events time phrases anchor on and the whole-video lines, and ranks last where a search finds it.
 
 Every item names the SQL that gives its rows again (literal parameters, so it can be pasted into
 `vidmem sql`). The brief is data: the agents lay it out as prompt text within a token budget
