@@ -271,6 +271,7 @@ def evidence_brief(
     k = _checks.count("k", k, maximum=50)
     vid = _checks.video(memory, video_id) if video_id is not None else None
     notes: list[str] = []
+    noise = _Noise(memory)
     groups = _hybrid_hits(memory, question, vid, encoder, k, notes)
     fused = _fused(groups)
     cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
@@ -288,7 +289,7 @@ def evidence_brief(
     whole = 0
     absent = Absent()
     if vid is not None:
-        facts = _facts(memory, vid)
+        facts = _facts(memory, vid, noise[vid])
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
         # of the whole archive, a word missing from the best hit's video may be in another: no absence note
         absent = Absent() if archive else absent_from_video(memory, vid, question, facts.categories)
@@ -312,10 +313,10 @@ def evidence_brief(
             items += _distinct_text_items(memory, vid, facts)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
-            items += _digest_items(memory, vid, question)
+            items += _digest_items(memory, vid, question, noise[vid])
             whole = clean
         else:  # not shown whole: each hit with what was said or shown at its time
-            items = [_with_context(memory, i) for i in items]
+            items = [_with_context(memory, i, noise) for i in items]
         if choices:
             strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
             scores = tuple(score_choices(
@@ -325,7 +326,7 @@ def evidence_brief(
                 neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
-    ranked = _ranked(_noise_marked(memory, _placed(memory, items, question)))
+    ranked = _ranked(_noise_marked(_placed(memory, items, question), noise))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
                  archive=archive, files={v: Path(p).name for v, p in paths.items()})
@@ -374,15 +375,25 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
     return out
 
 
-def _noise_marked(memory: Memory, items: list[BriefItem]) -> list[BriefItem]:
+class _Noise(dict[str, dict[int, str]]):
+    """video id -> span_id -> why, for its likely-noise on-screen text (`noisy_spans`): read once
+    per brief, by every part of it that needs it."""
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__()
+        self.memory = memory
+
+    def __missing__(self, video_id: str) -> dict[int, str]:
+        self[video_id] = found = noisy_spans(self.memory, video_id)
+        return found
+
+
+def _noise_marked(items: list[BriefItem], noise: _Noise) -> list[BriefItem]:
     """On-screen text lines that are likely OCR noise get their reason (a rendering shows it) and
     rank last: a lone glyph was answered as the second line of a sign the memory held for 28 s."""
-    noise: dict[str, dict[int, str]] = {}
     out = []
     for item in items:
         if item.source == "ocr_spans" and item.item_id is not None:
-            if item.video_id not in noise:
-                noise[item.video_id] = noisy_spans(memory, item.video_id)
             why = noise[item.video_id].get(item.item_id)
             if why is not None:
                 item = replace(item, noise=why, score=item.score * 0.3, match=0.0)
@@ -396,7 +407,7 @@ _AT_TIME_SQL = (
 )
 
 
-def _with_context(memory: Memory, item: BriefItem) -> BriefItem:
+def _with_context(memory: Memory, item: BriefItem, noise: _Noise) -> BriefItem:
     """A speech hit with the on-screen text shown while it was said, an on-screen text hit with what
     was said while it was shown: questions join the two in time ("what did the sign say while the
     train was announced?"), and a video too long to show whole leaves the model no other way."""
@@ -404,9 +415,8 @@ def _with_context(memory: Memory, item: BriefItem) -> BriefItem:
         return item
     end = item.end_s if item.end_s is not None else item.start_s
     other = "ocr_spans" if item.source == "transcript" else "transcript"
-    noise = noisy_spans(memory, item.video_id) if other == "ocr_spans" else {}
     rows = [r for r in run_sql(memory, _AT_TIME_SQL, [item.video_id, other, end, item.start_s]).to_pylist()
-            if not (other == "ocr_spans" and r["item_id"] in noise)]
+            if not (other == "ocr_spans" and r["item_id"] in noise[item.video_id])]
     if not rows:
         return item
     said = "; ".join(f'"{_clip(r["text"], 60)}"' for r in rows)
@@ -524,7 +534,7 @@ def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
 _SPANS_SQL = "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id = ? ORDER BY start_s, span_id"
 
 
-def _facts(memory: Memory, vid: str) -> VideoFacts:
+def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
     row = run_sql(
         memory,
         "SELECT v.duration_s, v.path, (SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
@@ -534,7 +544,6 @@ def _facts(memory: Memory, vid: str) -> VideoFacts:
     ).to_pylist()[0]
     cats = run_sql(memory, "SELECT category, instances FROM category_counts WHERE video_id = ? "
                            "ORDER BY instances DESC, category", [vid]).to_pylist()
-    noise = noisy_spans(memory, vid)
     spans = [  # a stray glyph is no "text change" for time phrases to anchor on
         r for r in run_sql(memory, _SPANS_SQL, [vid]).to_pylist() if r["span_id"] not in noise
     ]
@@ -672,9 +681,8 @@ def _visible_items(memory: Memory, vid: str, cat: str, counting: bool) -> list[B
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
 
 
-def _digest_items(memory: Memory, vid: str, question: str) -> list[BriefItem]:
-    """A short video's speech and on-screen text, whole, at the lowest priority."""
-    noise = noisy_spans(memory, vid)
+def _digest_items(memory: Memory, vid: str, question: str, noise: Mapping[int, str]) -> list[BriefItem]:
+    """A short video's speech and on-screen text, whole, at the lowest priority (likely noise left out)."""
     rows = [r for r in run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
             if not (r["source"] == "ocr_spans" and r["item_id"] in noise)]
     wanted = _wanted_sources(question)
@@ -760,8 +768,8 @@ _DISTINCT_SQL = (
 def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts) -> list[BriefItem]:
     """How many different texts were on screen (compared without case, spaces or punctuation; likely
     OCR noise left out), each with when it was first and last shown."""
-    rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist()
-            if _fold(r["text"]) in {_fold(t) for t, _, _ in facts.texts}]
+    kept = {_fold(t) for t, _, _ in facts.texts}
+    rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist() if _fold(r["text"]) in kept]
     listing = "; ".join(f'"{_clip(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in facts.texts)
     text = f"{len(facts.texts)} different on-screen texts: {listing}" if facts.texts else "no on-screen text"
     if facts.noise:
