@@ -22,28 +22,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.qset import video_ids
+from bench.qset.heldout import HELDOUT_PATH
+from bench.qset.heldout import load as load_questions
 from memory import Memory, open_memory
 from queries import evidence_brief
 from queries.search import Encoder
 
-HELDOUT = Path(__file__).parent / "qset" / "heldout.jsonl"
 #: Types whose truth is that the video does not hold it.
 UNANSWERABLE = {"unanswerable"}
 
 
 def _questions(path: Path, split: str | None) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    rows = load_questions(path)
     return [q for q in rows if (split is None or q.get("split") == split) and q.get("scope", "video") == "video"]
-
-
-def _video_ids(memory: Memory) -> dict[str, str]:
-    rows = memory.query("SELECT video_id, path FROM videos WHERE status = 'ok'").to_pylist()
-    return {Path(r["path"]).name: r["video_id"] for r in rows}
 
 
 def firings(memory: Memory, questions: Sequence[dict[str, Any]], encoder: Encoder | None) -> list[dict[str, Any]]:
     """Per question: its type, whether the video can answer it, and what the rule found missing."""
-    ids = _video_ids(memory)
+    ids = video_ids(memory)
     out = []
     for q in questions:
         vid = ids.get(Path(q["video"]).name)
@@ -75,7 +72,7 @@ def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.absence", description=__doc__.split("\n\n")[0])
     p.add_argument("--memory", type=Path, required=True, help="a memory holding the set's videos")
-    p.add_argument("--questions", type=Path, default=HELDOUT, help="question JSONL (default: the held-out set)")
+    p.add_argument("--questions", type=Path, default=HELDOUT_PATH, help="question JSONL (default: the held-out set)")
     p.add_argument("--split", help="only this split (dev, test)")
     p.add_argument("--show", action="store_true", help="print every false firing and every missed unanswerable")
     args = p.parse_args(argv)
