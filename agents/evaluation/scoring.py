@@ -2,6 +2,7 @@
 configured, else by matching the reference text (and says which it used)."""
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agents.choices import match_choice, normalize_answer
@@ -31,10 +32,56 @@ def score(question: Question, answer_text: str, choice: int | None, judge: ChatM
         return Score(picked == question.answer, "choice", letter)
     if judge is not None:
         return _judge(question, answer_text, judge)
-    candidate = normalize_answer(answer_text)
-    references = [str(question.answer), *question.accept]
-    hit = any(normalize_answer(ref) and normalize_answer(ref) in candidate for ref in references)
-    return Score(hit, "match", answer_text)
+    return Score(matches(answer_text, [str(question.answer), *question.accept]), "match", answer_text)
+
+
+def matches(answer_text: str, references: Sequence[str]) -> bool:
+    """Whether an open answer states a reference: a reference of 'yes' or 'no' by the answer's
+    polarity; any other by its words inside the answer's, singular and plural alike ("8 person
+    visible" states "8 persons").
+
+    >>> matches("8 person visible at 0 seconds", ["7 people", "8 persons"])
+    True
+    >>> matches("A backpack was left behind in the ticket office.", ["yes"])
+    True
+    >>> matches("Nothing is said about a backpack.", ["yes"])
+    False
+    >>> matches("The bakery is closed.", ["open"])
+    False
+    """
+    candidate = _words(answer_text)
+    for ref in references:
+        words = _words(ref)
+        if words in (["yes"], ["no"]):
+            if polarity(answer_text) == words[0]:
+                return True
+        elif words and " ".join(words) in " ".join(candidate):  # as before: text inside the answer's
+            return True
+    return False
+
+
+def polarity(answer_text: str) -> str:
+    """'yes' or 'no': a leading yes/no, else 'no' when the answer denies (not, no, nothing, never,
+    nobody, ...), else 'yes' (an answer that states the thing affirms it)."""
+    words = normalize_answer(answer_text).split()
+    if words and words[0] in ("yes", "no"):
+        return words[0]
+    return "no" if _DENIAL.search(answer_text) else "yes"
+
+
+_DENIAL = re.compile(r"\b(?:not|no|nothing|never|nobody|none|neither|nor|\w+n't|cannot)\b|\bno one\b", re.I)
+#: Plural to singular, for comparing words: irregular forms, else a trailing s of a longer word.
+_IRREGULAR = {"people": "person", "persons": "person", "men": "man", "women": "woman", "children": "child"}
+
+
+def _words(text: str) -> list[str]:
+    out = []
+    for w in normalize_answer(text).split():
+        w = _IRREGULAR.get(w, w)
+        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        out.append(w)
+    return out
 
 
 def _judge(question: Question, answer_text: str, judge: ChatModel) -> Score:
