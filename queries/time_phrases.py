@@ -25,6 +25,8 @@ EVENTS = ("text_appear", "text_change", "text_disappear", "speech_start", "speec
 #: Half-width of the window around a point in time ("20 seconds in"): sampled rows (frames every
 #: half second or so, speech segments of a few seconds) near the point fall inside it.
 POINT_HALF_WIDTH_S = 2.0
+#: The least span "the start" and "the end" cover (a tenth of the video, within 5-30 s).
+EDGE_MIN_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -179,12 +181,13 @@ def _before(m: re.Match[str], _: float | None) -> list[tuple[float, float, float
 
 
 def _edge(duration: float) -> float:
-    """How much of a video "the start" or "the end" is: a tenth, from 3 s to 30 s."""
-    return min(max(3.0, duration / 10), 30.0, duration)
+    """How much of a video "the start" or "the end" is: a tenth, from 5 s to 30 s (of a 24 s clip,
+    "near the end" left out a sign shown from 18 to 21 s when it was the last 3 s)."""
+    return min(max(EDGE_MIN_S, duration / 10), 30.0, duration)
 
 
 def _start(m: re.Match[str], duration: float | None) -> list[tuple[float, float, float | None]]:
-    span = _edge(duration) if duration is not None else 3.0
+    span = _edge(duration) if duration is not None else EDGE_MIN_S
     return [(0.0, span, 0.0)]
 
 
