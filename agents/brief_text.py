@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from queries.brief import Brief, BriefItem, VideoFacts, seconds_text, span_text
+from queries.brief import Brief, BriefItem, VideoFacts, asked_place, seconds_text, span_text
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
@@ -35,9 +35,10 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     fitted = set(id(i) for i in fitted_items(brief, max_tokens))
     by_time = sorted((i for i in brief.items if id(i) in fitted), key=_time_order)
     lines = _head(brief)
-    lines += [_window_line(w) for w in brief.windows]
+    lines += [_window_line(w, brief) for w in brief.windows]
     top = brief.best_match
-    lines += [_line(i, brief) + (" <- best match" if i is top else "") for i in by_time]
+    nth = _speech_ordinals(by_time) if shows_all_text(brief, max_tokens) else {}
+    lines += [_line(i, brief, nth.get(id(i))) + (" <- best match" if i is top else "") for i in by_time]
     lines += _choice_lines(brief)
     lines += [f"note: {n}" for n in _notes(brief)]
     if shows_all_text(brief, max_tokens):
@@ -51,7 +52,7 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
     budget = max_tokens * CHARS_PER_TOKEN - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
     out: list[BriefItem] = []
     for item in brief.items:
-        cost = len(_line(item, brief)) + 16  # the line, its newline and a possible best-match mark
+        cost = len(_line(item, brief)) + 24  # the line, its newline, a possible best-match mark and ordinal
         if cost <= budget:
             out.append(item)
             budget -= cost
@@ -82,7 +83,7 @@ def _notes(brief: Brief) -> list[str]:
 
 def _frame(brief: Brief) -> str:
     all_text = [_all_text_note(brief)] if brief.whole_text else []  # budget for it only when it may be shown
-    lines = [_INTRO, *_head(brief), *map(_window_line, brief.windows), *_notes(brief), *all_text]
+    lines = [_INTRO, *_head(brief), *(_window_line(w, brief) for w in brief.windows), *_notes(brief), *all_text]
     return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
 
@@ -129,17 +130,67 @@ def _texts_said(facts: VideoFacts, *, listed: bool) -> str:
     return f"{n} different on-screen texts{noise}: {listing}"
 
 
-def _window_line(w: TimeWindow) -> str:
+def _window_line(w: TimeWindow, brief: Brief | None = None) -> str:
+    """The window a time phrase points at, with what was on screen and said then: the instant's rows
+    when the phrase names one, else the window's. Computed here so that a small model need not compare
+    times: shown the whole timeline and "138 seconds in -> 136-140 s", it asked to look the time up."""
     at = f", at {seconds_text(w.at_s)}" if w.at_s is not None else ""
-    return f'time "{w.phrase}" -> {span_text(w.start_s, w.end_s)}{at}'
+    line = f'time "{w.phrase}" -> {span_text(w.start_s, w.end_s)}{at}'
+    return line + (_then(w, brief) if brief is not None else "")
+
+
+#: How many on-screen texts and speech lines a window line names (the brief's lines give the rest).
+_THEN_MAX = 4
+
+
+def _then(w: TimeWindow, brief: Brief) -> str:
+    """'; at that moment, on screen: ...; said: ...' for the window's rows in the brief (likely noise left out)."""
+    rows = list({i.row_keys[0]: i for i in brief.items  # a row the brief shows as a hit is in its window too
+                 if i.video_id == brief.video_id and i.noise is None and i.start_s is not None and i.row_keys
+                 and i.source in ("ocr_spans", "transcript")}.values())
+    if not rows:
+        return ""
+
+    def during(i: BriefItem) -> bool:
+        start = i.start_s or 0.0
+        end = i.end_s if i.end_s is not None else start
+        return start <= w.at_s <= end if w.at_s is not None else w.overlaps(start, end)
+
+    place = asked_place(brief.question)
+    shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i)),
+                   key=lambda i: (place is not None and i.place != place, i.start_s))
+    said = sorted((i for i in rows if i.source == "transcript" and during(i)), key=lambda i: i.start_s or 0.0)
+    when = "at that moment" if w.at_s is not None else "in that span"
+    return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
+            f"; said: {_listed(said, place=False) or 'nothing'}")
+
+
+def _listed(items: list[BriefItem], *, place: bool) -> str:
+    parts = []
+    for i in items[:_THEN_MAX]:
+        quoted = i.text.split(": ", 1)[-1]  # 'on-screen text: "X"' -> '"X"'
+        where = f"{i.place}, " if place and i.place else ""
+        parts.append(f"{quoted} ({where}{span_text(i.start_s, i.end_s)})")
+    more = f", and {len(items) - _THEN_MAX} more" if len(items) > _THEN_MAX else ""
+    return ", ".join(parts) + more
 
 
 def _time_order(item: BriefItem) -> tuple[float, float]:
     return (item.start_s if item.start_s is not None else -1.0, -item.score)
 
 
-def _line(item: BriefItem, brief: Brief | None = None) -> str:
+def _speech_ordinals(items: list[BriefItem]) -> dict[int, str]:
+    """id(item) -> "3 of 7" for each speech line of a brief shown whole, in time order: "how many
+    separate announcements?" was answered 3 and 0 with all 7 and 4 lines in front of the model."""
+    said = [i for i in items if i.source == "transcript" and i.item_id is not None]
+    return {id(i): f"{n} of {len(said)}" for n, i in enumerate(said, 1)}
+
+
+def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None) -> str:
     text = item.text
+    if nth is not None and item.source is not None:  # 'speech 3 of 7: ...'
+        label = SOURCE_LABELS[item.source]
+        text = text.replace(f"{label}:", f"{label} {nth}:", 1)
     if item.place is not None and item.source is not None:  # "on-screen text (bottom): ..."
         label = SOURCE_LABELS[item.source]
         text = text.replace(f"{label}:", f"{label} ({item.place}):", 1)

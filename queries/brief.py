@@ -50,6 +50,7 @@ __all__ = [
     "BriefItem",
     "ChoiceScore",
     "VideoFacts",
+    "asked_place",
     "content_words",
     "evidence_brief",
     "object_categories",
@@ -351,12 +352,21 @@ def screen_place(y: float) -> str:
 _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|middle|cent(?:re|er))\b", re.I)
 
 
+def asked_place(question: str) -> str | None:
+    """Where on the frame `question` looks ('top', 'bottom', 'middle'), or None.
+
+    >>> asked_place("What does the caption at the bottom of the frame say?")
+    'bottom'
+    """
+    asked = _ASKED_PLACE.search(question)
+    return asked.group(1).lower().replace("centre", "middle").replace("center", "middle") if asked else None
+
+
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
     """On-screen text lines get their `place` on the frame (from the span's box; a rendering shows it:
     "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
     rank lower and lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
-    asked = _ASKED_PLACE.search(question)
-    want = asked.group(1).lower().replace("centre", "middle").replace("center", "middle") if asked else None
+    want = asked_place(question)
     places: dict[str, dict[int, str]] = {}
     out = []
     for item in items:

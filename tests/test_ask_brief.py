@@ -48,7 +48,7 @@ def test_first_message_carries_the_brief_and_the_answer_its_evidence(known: Any,
     assert read[1].content == first[1].content  # the reading saw what the chain's first step sees
     user = first[1].content
     assert user.index("Evidence brief") < user.index("<<<evidence brief") < user.index("Question: When is the red")
-    assert '1-3.5 s speech: "The red train leaves the station early in the morning." <- best match' in user
+    assert '1-3.5 s speech 1 of 3: "The red train leaves the station early in the morning." <- best match' in user
     assert second[1] == first[1]  # the same first message on every call: the prompt cache holds
     assert answer.brief and answer.brief in user
     used = [ev for ev in answer.evidence if ev.tool == BRIEF_TOOL]

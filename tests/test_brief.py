@@ -327,6 +327,27 @@ def test_text_elsewhere_on_the_frame_than_asked_ranks_lower(known: Any, minilm: 
         assert item.match < top[key].match and item.score < top[key].score
 
 
+def test_the_time_line_says_what_was_shown_and_said_at_the_asked_moment(known: Any) -> None:
+    """Computed, so the model need not compare times (shown the whole timeline and '138 seconds in
+    -> 136-140 s', the small model asked to look the time up)."""
+    six = brief_text(evidence_brief(known, "What does the sign say 6 seconds in?", video_id="vA"), 600)
+    assert ('time "6 seconds in" -> 4-8 s, at 6 s; at that moment, on screen: "PLATFORM 9 EXIT" (top, 4-9 s); '
+            'said: "Please count the people walking across the square." (5-7 s)') in six
+    ten = brief_text(evidence_brief(known, "What is said 10 seconds in?", video_id="vA"), 600)
+    assert 'time "10 seconds in" -> 8-12 s, at 10 s; at that moment, on screen: no text; said: nothing' in ten
+    span = brief_text(evidence_brief(known, "What does the sign say between 3 and 16 s?", video_id="vA"), 600)
+    assert ('in that span, on screen: "PLATFORM 9 EXIT" (top, 4-9 s), "CAMERA 2 NORTH GATE" (top, 15-16 s); '
+            'said: "The red train leaves the station early in the morning." (1-3.5 s), "Please count') in span
+
+
+def test_a_video_shown_whole_numbers_its_speech_lines(known: Any) -> None:
+    """'How many separate announcements?' was answered 3 and 0 with all 7 and 4 lines shown."""
+    text = brief_text(evidence_brief(known, "How many things does the speaker say?", video_id="vA"), 600)
+    said = re.findall(r"speech (\d) of (\d):", text)
+    assert said == [("1", "3"), ("2", "3"), ("3", "3")]
+    assert "speech 1 of" not in brief_text(evidence_brief(known, "Anything?", video_id="vA", digest_rows=0), 600)
+
+
 def test_a_brief_showing_all_of_a_short_videos_text_says_so(known: Any, minilm: Any) -> None:
     brief = evidence_brief(known, "Where does the speaker say the helicopter is?", video_id="vA", encoder=minilm)
     n = len(_replay(known, "SELECT * FROM text_items WHERE video_id = 'vA' AND source IN ('transcript', 'ocr_spans')"))
