@@ -23,9 +23,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog='Examples:\n  vidmem ask clip.mp4 "When is the train mentioned?"\n'
         '  vidmem ask "How many people cross?" --choices 2 5 9 --planner mcts --trace tree.json',
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="vidmem ask [options] [VIDEO] QUESTION",  # one question a call; argparse wrote "[[VIDEO] QUESTION ...]"
     )
     p.add_argument(
-        "args", nargs="+", metavar="[VIDEO] QUESTION", help="optional video (id, path or name), then the question"
+        "args", nargs="+", metavar="[VIDEO] QUESTION",
+        help="optional video (id, path or name), then one question (quoted, or its words)",
     )
     add_memory_arg(p)
     p.add_argument("--choices", nargs="+", metavar="CHOICE", help="answer choices for a multiple-choice question")
