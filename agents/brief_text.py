@@ -151,16 +151,19 @@ def _then(w: TimeWindow, brief: Brief) -> str:
     if not rows:
         return ""
 
-    def during(i: BriefItem) -> bool:
+    def during(i: BriefItem, at: float | None) -> bool:
         start = i.start_s or 0.0
         end = i.end_s if i.end_s is not None else start
-        return start <= w.at_s <= end if w.at_s is not None else w.overlaps(start, end)
+        return start <= at <= end if at is not None else w.overlaps(start, end)
 
+    at = w.at_s
+    if at is not None and not any(during(i, at) for i in rows):
+        at = None  # nothing at the instant ("the end" is the last frame): what the span holds, said so
     place = asked_place(brief.question)
-    shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i)),
+    shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
                    key=lambda i: (place is not None and i.place != place, i.start_s))
-    said = sorted((i for i in rows if i.source == "transcript" and during(i)), key=lambda i: i.start_s or 0.0)
-    when = "at that moment" if w.at_s is not None else "in that span"
+    said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: i.start_s or 0.0)
+    when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
             f"; said: {_listed(said, place=False) or 'nothing'}")
 

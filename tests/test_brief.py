@@ -334,7 +334,12 @@ def test_the_time_line_says_what_was_shown_and_said_at_the_asked_moment(known: A
     assert ('time "6 seconds in" -> 4-8 s, at 6 s; at that moment, on screen: "PLATFORM 9 EXIT" (top, 4-9 s); '
             'said: "Please count the people walking across the square." (5-7 s)') in six
     ten = brief_text(evidence_brief(known, "What is said 10 seconds in?", video_id="vA"), 600)
-    assert 'time "10 seconds in" -> 8-12 s, at 10 s; at that moment, on screen: no text; said: nothing' in ten
+    # nothing at 10 s itself: what the window holds, said so (the end of a clip is its last frame, where
+    # 'no text' hid the sign shown until a second before)
+    assert ('time "10 seconds in" -> 8-12 s, at 10 s; in that span, on screen: "PLATFORM 9 EXIT" (top, 4-9 s); '
+            'said: "Tomorrow it will rain in the mountains." (12-14 s)') in ten
+    end = brief_text(evidence_brief(known, "What is said at the very end?", video_id="vA"), 600)
+    assert 'at 20 s; in that span, on screen: "CAMERA 2 NORTH GATE" (top, 15-16 s); said: nothing' in end
     span = brief_text(evidence_brief(known, "What does the sign say between 3 and 16 s?", video_id="vA"), 600)
     assert ('in that span, on screen: "PLATFORM 9 EXIT" (top, 4-9 s), "CAMERA 2 NORTH GATE" (top, 15-16 s); '
             'said: "The red train leaves the station early in the morning." (1-3.5 s), "Please count') in span
