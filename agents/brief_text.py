@@ -159,10 +159,15 @@ def _then(w: TimeWindow, brief: Brief) -> str:
     at = w.at_s
     if at is not None and not any(during(i, at) for i in rows):
         at = None  # nothing at the instant ("the end" is the last frame): what the span holds, said so
+    def near(i: BriefItem) -> float:  # from the instant the phrase names, else in time order
+        start = i.start_s or 0.0
+        end = i.end_s if i.end_s is not None else start
+        return start if w.at_s is None else max(0.0, start - w.at_s, w.at_s - end)
+
     place = asked_place(brief.question)
     shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
-                   key=lambda i: (place is not None and i.place != place, i.start_s))
-    said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: i.start_s or 0.0)
+                   key=lambda i: (place is not None and i.place != place, near(i), i.start_s))
+    said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
             f"; said: {_listed(said, place=False) or 'nothing'}")

@@ -13,9 +13,10 @@ import pytest
 from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
-from queries.brief import BEST_MATCH, Brief, content_words, object_categories
+from queries.brief import BEST_MATCH, Brief, BriefItem, content_words, object_categories
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
+from queries.time_phrases import TimeWindow
 
 TABLE = Path(__file__).parent / "data" / "time_phrases.tsv"
 EVENTS = {"text_appear": [4.0], "text_change": [9.0], "text_disappear": [9.0], "speech_start": [2.0],
@@ -343,6 +344,18 @@ def test_the_time_line_says_what_was_shown_and_said_at_the_asked_moment(known: A
     span = brief_text(evidence_brief(known, "What does the sign say between 3 and 16 s?", video_id="vA"), 600)
     assert ('in that span, on screen: "PLATFORM 9 EXIT" (top, 4-9 s), "CAMERA 2 NORTH GATE" (top, 15-16 s); '
             'said: "The red train leaves the station early in the morning." (1-3.5 s), "Please count') in span
+
+
+def test_a_time_line_lists_the_text_nearest_its_instant_first() -> None:
+    """Of 'near the end' of a 22 s clip (17-22 s, at 22 s), NO ENTRY (18-21 s) before WARD 6 (10-17 s):
+    listed by start, the model answered the first."""
+    def span(i: int, a: float, b: float, text: str) -> BriefItem:
+        return BriefItem("window", "v", a, b, f'on-screen text: "{text}"', 0.9, "", (), "ocr_spans", i, place="top")
+
+    brief = Brief("What is on screen near the end?", "v", (span(0, 10, 17, "WARD 6"), span(1, 18, 21, "NO ENTRY")),
+                  windows=(TimeWindow(17.0, 22.0, "near the end", 22.0),))
+    assert ('at 22 s; in that span, on screen: "NO ENTRY" (top, 18-21 s), "WARD 6" (top, 10-17 s); said: nothing'
+            in brief_text(brief, 600))
 
 
 def test_a_video_shown_whole_numbers_its_speech_lines(known: Any) -> None:
