@@ -152,17 +152,16 @@ def _then(w: TimeWindow, brief: Brief) -> str:
         return ""
 
     def during(i: BriefItem, at: float | None) -> bool:
-        start = i.start_s or 0.0
-        end = i.end_s if i.end_s is not None else start
+        start, end = _bounds(i)
         return start <= at <= end if at is not None else w.overlaps(start, end)
+
+    def near(i: BriefItem) -> float:  # from the instant the phrase names, else in time order
+        start, end = _bounds(i)
+        return start if w.at_s is None else max(0.0, start - w.at_s, w.at_s - end)
 
     at = w.at_s
     if at is not None and not any(during(i, at) for i in rows):
         at = None  # nothing at the instant ("the end" is the last frame): what the span holds, said so
-    def near(i: BriefItem) -> float:  # from the instant the phrase names, else in time order
-        start = i.start_s or 0.0
-        end = i.end_s if i.end_s is not None else start
-        return start if w.at_s is None else max(0.0, start - w.at_s, w.at_s - end)
 
     place = asked_place(brief.question)
     shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
@@ -171,6 +170,11 @@ def _then(w: TimeWindow, brief: Brief) -> str:
     when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
             f"; said: {_listed(said, place=False) or 'nothing'}")
+
+
+def _bounds(item: BriefItem) -> tuple[float, float]:
+    start = item.start_s or 0.0
+    return start, item.end_s if item.end_s is not None else start
 
 
 def _listed(items: list[BriefItem], *, place: bool) -> str:
