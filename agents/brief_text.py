@@ -37,11 +37,12 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     lines = _head(brief)
     lines += [_window_line(w, brief) for w in brief.windows]
     top = brief.best_match
-    nth = _speech_ordinals(by_time) if shows_all_text(brief, max_tokens) else {}
+    whole = shows_all_text(brief, max_tokens)  # fits the items again: once per rendering
+    nth = _speech_ordinals(by_time) if whole else {}
     lines += [_line(i, brief, nth.get(id(i))) + (" <- best match" if i is top else "") for i in by_time]
     lines += _choice_lines(brief)
     lines += [f"note: {n}" for n in _notes(brief)]
-    if shows_all_text(brief, max_tokens):
+    if whole:
         lines.append(_all_text_note(brief))
     body = "\n".join(lines) if lines else "nothing in the memory matched the question"
     return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
