@@ -38,7 +38,7 @@ def score(question: Question, answer_text: str, choice: int | None, judge: ChatM
 def matches(answer_text: str, references: Sequence[str]) -> bool:
     """Whether an open answer states a reference: a reference of 'yes' or 'no' by the answer's
     polarity; any other by its words inside the answer's, singular and plural alike ("8 person
-    visible" states "8 persons").
+    visible" states "8 persons"), an amount's sign as its word ("$44" states "44 dollars").
 
     >>> matches("8 person visible at 0 seconds", ["7 people", "8 persons"])
     True
@@ -48,6 +48,8 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     False
     >>> matches("The bakery is closed.", ["open"])
     False
+    >>> matches("A ticket to Berlin costs $44.", ["44 dollars"])
+    True
     """
     candidate = _words(answer_text)
     for ref in references:
@@ -74,7 +76,13 @@ _DENIAL = re.compile(r"\b(?:not|no|nothing|never|nobody|none|neither|nor|\w+n't|
 _IRREGULAR = {"people": "person", "persons": "person", "men": "man", "women": "woman", "children": "child"}
 
 
+#: A currency sign before an amount, read as the word after it ("$44" -> "44 dollar").
+_AMOUNT = re.compile(r"([$\u20ac\u00a3])\s?(\d+(?:[.,]\d+)?)")
+_CURRENCY = {"$": "dollar", "\u20ac": "euro", "\u00a3": "pound"}
+
+
 def _words(text: str) -> list[str]:
+    text = _AMOUNT.sub(lambda m: f" {m.group(2)} {_CURRENCY[m.group(1)]} ", text)
     out = []
     for w in normalize_answer(text).split():
         w = _IRREGULAR.get(w, w)
