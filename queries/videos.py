@@ -34,7 +34,8 @@ class VideoFile:
 
 def resolve_video(memory: Memory, ref: str) -> str:
     """The id of the one ingested ('ok') video that `ref` names: its id, its path as ingested (any
-    spelling of it that resolves to the same file), or its file name. UnknownVideoError when none
+    spelling of it that resolves to the same file), its file name, or else that name without its
+    type ('lobby' for lobby.mp4). UnknownVideoError when none
     does; AmbiguousVideoError when several do (two folders each with a 'clip.mp4')."""
     _checks.text("video", ref)
     rows = run_sql(
@@ -44,6 +45,12 @@ def resolve_video(memory: Memory, ref: str) -> str:
         [ref, str(Path(ref).expanduser().resolve()), f"%/{Path(ref).name}"],
     ).to_pylist()
     ids = [str(r["video_id"]) for r in rows]
+    if not ids and ref == Path(ref).stem:  # 'lobby' for lobby.mp4: the name people say, without its type
+        rows = run_sql(
+            memory, "SELECT DISTINCT video_id, path FROM videos WHERE status = 'ok' AND path LIKE ? ORDER BY video_id",
+            [f"%/{ref}.%"],
+        ).to_pylist()
+        ids = list(dict.fromkeys(str(r["video_id"]) for r in rows if Path(str(r["path"])).stem == ref))
     if len(ids) == 1:
         return ids[0]
     if not ids:

@@ -49,6 +49,11 @@ def test_one_video_by_its_file_name(qset_memory: Path, capsys: pytest.CaptureFix
     first = Path(json.loads(out)["hits"][0]["path"]).name
     code, out, _ = _search(capsys, qset_memory, "platform", "--video", first, "--format", "json")
     assert code == 0 and {Path(h["path"]).name for h in json.loads(out)["hits"]} == {first}
+    stem = Path(first).stem  # the name said without its type, as people do
+    code, out, _ = _search(capsys, qset_memory, "platform", "--video", stem, "--format", "json")
+    assert code == 0 and {Path(h["path"]).name for h in json.loads(out)["hits"]} == {first}
+    code, _, err = _search(capsys, qset_memory, "platform", "--video", stem[:-1])
+    assert code == 1 and f"no ingested video matches {stem[:-1]!r}" in err
 
 
 def test_mistakes_get_one_line(qset_memory: Path, capsys: pytest.CaptureFixture[str]) -> None:
