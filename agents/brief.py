@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from agents.brief_text import brief_text, fitted_items
+from agents.brief_text import brief_text, fitted_items, shows_all_text
 from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
@@ -46,11 +46,13 @@ def build_brief(question: str, ctx: ToolContext, choices: Sequence[str] | None =
 
 def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> ToolContext:
     """`ctx` carrying the brief's prompt text (video text fenced as data), which `Chain` puts in the
-    first message of every chain, and what it found nowhere in the video (quoted texts, subject words)."""
+    first message of every chain, what it found nowhere in the video (quoted texts, subject words),
+    and whether it shows all of the video's text."""
     if brief is None or max_tokens <= 0:
         return ctx
     missing = (*brief.absent.quoted, *brief.absent.words)
-    return replace(ctx, brief=brief_text(brief, max_tokens, quote=quote_data), unmentioned=missing)
+    text = brief_text(brief, max_tokens, quote=quote_data)
+    return replace(ctx, brief=text, unmentioned=missing, brief_whole=shows_all_text(brief, max_tokens))
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

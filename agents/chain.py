@@ -56,6 +56,9 @@ class ChainSettings:
     #: A chain from the question first reads the evidence brief in one plain call (`Chain.start`);
     #: the tools only when the reading says what it lacks. Without a brief the tools start at once.
     read_first: bool = True
+    #: The tool the code runs on what a reading asks to look up, before one plain answer call over the
+    #: brief and its result (`Chain.look_up`); None, or a tool set without it: the tool chain does.
+    look_up: str | None = "find_when"
 
     def __post_init__(self) -> None:
         for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
@@ -317,7 +320,50 @@ class Chain:
             read = self.read(tree, label=label)
             if read.status == "answer":
                 return read
+            looked = self.look_up(tree, read)
+            if looked is not None and looked.status == "answer":
+                return looked
+            read.note = f"{read.note}; the tools look it up"
         return self.run(tree, 0, label=label)
+
+    def look_up(self, tree: SearchTree, read: Node) -> Node | None:
+        """What the failed reading `read` asked for, looked up by the code, then one plain answer call
+        (`planner:look_up`): two calls in all, not the tool chain's two more, each of which carries
+        the tools' descriptions. Given the tools, the small model spent a call on a search the code
+        can make (its reading had asked to look up "green jacket left in the main lobby" and "missing
+        information"). A brief that shows all of the video's text is answered over again as it is:
+        a search adds nothing to it, and its hits, listed apart from the numbered timeline, were
+        counted and quoted instead of it. Otherwise the `look_up` tool runs on the request and the
+        question and its result comes after the brief. None when the tool is not in the set; a
+        failure node (the tool chain then starts from the root) when the reply holds no answer."""
+        tool = self.tools.get(self.settings.look_up or "")
+        if tool is None or read.step is None or read.step.observation is None:
+            return None
+        asked = _LOOKUP_LINE.search(read.step.observation.text)
+        wanted = asked.group(1).strip() if asked else ""
+        parts = [self.ctx.brief or ""]
+        node = read
+        if not self.ctx.brief_whole:
+            question = tree.question.splitlines()[0].removeprefix("Question:").strip()
+            query = f"{wanted} ({question})" if wanted else question
+            try:
+                observation = tool.run(query, self.ctx)
+            except (ModelOutputError, GuardError, SQLRunError) as exc:
+                observation = Observation("", error=str(exc))
+            step = Step(f"the reading asked to look up: {wanted or 'nothing named'}", tool.name, query, observation)
+            node = tree.add(read.id, "step", step)
+            parts.append(f"What a search for it found:\n{render_observation(step, self.settings.observation_chars)}")
+        text, usage = self._plain_call("planner:look_up", [*parts, tree.question])
+        answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+        how = "over the whole text again" if self.ctx.brief_whole else f"with {tool.name}"
+        last = tree.add(node.id, "step", planner_step(FINISH, f"answer after looking up {wanted[:80]!r} {how}",
+                                                      text.strip(), usage, answer or "", final=answer is not None))
+        read.status = "open"  # on the answer's path: what follows answers what it asked
+        if answer is None:
+            read.status = "failure"  # beside the tool chain again
+            return fail(last, "no answer after the lookup")
+        last.status, last.answer, last.note = "answer", answer, f"answered after the lookup ({how})"
+        return self._check_absent(tree, last)
 
     def read(self, tree: SearchTree, *, label: str | None = None) -> Node:
         """One plain reading call over the evidence brief and the question, before any tool: the
@@ -331,7 +377,7 @@ class Chain:
         node = tree.add(0, "step", step, label=label)
         if answer is None:
             wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
-            return fail(node, f"the brief was not enough ({wanted[:200]}); the tools look it up")
+            return fail(node, f"the brief was not enough ({wanted[:200]})")
         node.status, node.answer, node.note = "answer", answer, "answered from the evidence brief"
         return self._check_absent(tree, node)
 
@@ -362,8 +408,10 @@ class Chain:
         return check
 
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
-        """A call without tools or the Thought/Action format: `system` prompt, `parts` as the user turn."""
-        messages = [Message("system", prompt(system).text), Message("user", "\n\n".join(p for p in parts if p))]
+        """A call without tools or the Thought/Action format: `system` prompt (its $rules, the answer
+        format readings share, filled in), `parts` as the user turn."""
+        text = prompt(system).render(rules=prompt("planner:answer_rules").text)
+        messages = [Message("system", text), Message("user", "\n\n".join(p for p in parts if p))]
         return call(self.ctx, messages, max_tokens=self.settings.max_tokens, temperature=self.settings.temperature)
 
     def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
@@ -430,6 +478,8 @@ def evidence_text(tree: SearchTree, node_ids: Sequence[int], limit: int) -> str:
     for nid in node_ids:
         for node in tree.path(nid):
             if node.id in seen or node.kind != "step" or node.step is None or node.step.action is None:
+                continue
+            if node.reads_brief:  # its reply asked for the lookup that follows; the brief is shown apart
                 continue
             seen.add(node.id)
             if node.step.observation is not None and not node.step.observation.final:

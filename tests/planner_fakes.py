@@ -52,6 +52,7 @@ STRATEGY_CRITIC = "Several strategies tried"
 ADJUDICATOR = "You pick the answer"
 READER = "from an evidence brief"  # react's first call (planner:read_first)
 CHECKER = "You check an evidence brief"  # a read answer naming what the video lacks (planner:absent_check)
+LOOKER = "from the evidence brief below"  # the answer after a reading asked to look up (planner:look_up)
 
 
 def act(tool: str, value: str, thought: str = "next") -> str:

@@ -12,11 +12,13 @@ from agents.brief import BRIEF_TOOL
 from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, READ, Observation
 from agents.tools.base import ToolContext
+from agents.tools.video import FindWhen
 from agents.trace import node_label
 from memory import open_memory
 from tests.planner_fakes import (
     CHECKER,
     CRITIC,
+    LOOKER,
     READER,
     STRATEGY_CRITIC,
     FakeTool,
@@ -124,6 +126,60 @@ def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm
         _ctx(known, ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: who is speaking at 2 s"]}), minilm),
         tools=[finish_tool()],
     ).tree[1].note
+
+
+def test_the_code_looks_up_what_the_reading_asks_for(known: Any, minilm: Any) -> None:
+    """'Look up: ...' over a brief that shows only part of the video's text (a small budget), with
+    find_when in the tool set: the code runs find_when on the request and the question (the real
+    tool, over the real memory), then one plain call answers over the brief and what it found. Two
+    calls; the reading's request is not shown back; the tool's rows are evidence."""
+    llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s, the red train leaves."]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()],
+                 settings=AgentSettings(brief_tokens=40))
+    assert "note: these are all" not in answer.brief  # the budget cut the brief
+    assert answer.text == "At 1 s, the red train leaves." and llm.kinds == [READER, LOOKER]
+    assert answer.usage.calls == 2
+    last = next(n for n in answer.tree if n.status == "answer")
+    read, found, _ = answer.tree.path(last.id)[1:]
+    assert read.step is not None and read.step.action == READ and read.status == "open"
+    assert found.step is not None and found.step.action == "find_when"
+    assert found.step.action_input == "the train (When is the red train mentioned?)"
+    user = llm.calls[1][1].content
+    assert "<<<evidence brief" in user and "Look up:" not in user
+    assert "The red train leaves the station" in user.split("What a search for it found:")[1]
+    assert user.endswith("Question: When is the red train mentioned?\nVideo: vA")
+    assert [ev for ev in answer.evidence if ev.tool == "find_when" and ev.times_s]
+
+
+def test_a_whole_brief_is_answered_again_without_a_search(known: Any, minilm: Any) -> None:
+    """The brief shows every line of the video: a search can add nothing, so the answer call reads
+    the brief and the question alone, in the answer format the reading had."""
+    llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s."]})
+    tool = FindWhen()
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[tool, finish_tool()])
+    assert "note: these are all" in answer.brief
+    assert answer.text == "At 1 s." and llm.kinds == [READER, LOOKER]
+    assert [n.step.action for n in answer.tree.path(len(answer.tree) - 1)[1:] if n.step] == [READ, "finish"]
+    system, user = llm.calls[1]
+    assert "Answer: <the answer" in system.content and "Look up" not in system.content
+    assert user.content == llm.calls[0][1].content  # the brief and the question, nothing else
+
+
+def test_no_answer_after_the_lookup_hands_over_to_the_tools(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: the train"], LOOKER: ["Look up: more"]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()])
+    assert answer.text == "At 1 s." and llm.kinds == [READER, LOOKER, "chain"]
+    read = answer.tree[1]
+    assert read.status == "failure" and read.note.endswith("the tools look it up")
+    assert read.id not in [n.id for n in answer.tree.path(next(n for n in answer.tree if n.status == "answer").id)]
+
+
+def test_the_lookup_in_code_can_be_turned_off(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: the train"]})
+    settings = AgentSettings().with_chain(look_up=None)
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()],
+                 settings=settings)
+    assert answer.text == "At 1 s." and llm.kinds == [READER, "chain"]
 
 
 HELICOPTER = "Where does the speaker say the helicopter is?"  # vA never mentions one: the brief notes it

@@ -328,10 +328,10 @@ def test_a_locked_memory_is_503_in_words(serve_memory: Path, tmp_path: Path) -> 
 
 def test_ask_streams_events(serve_memory: Path) -> None:
     from agents import ToolContext
-    from tests.planner_fakes import READER, ScriptedChat, act, finish
+    from tests.planner_fakes import READER, ScriptedChat
 
     def context(memory: Memory, video_id: str | None) -> ToolContext:
-        chat = ScriptedChat([act("get_transcript", ""), finish("At 1.6 s.")], routes={READER: ["Look up: the times"]})
+        chat = ScriptedChat(["At 1.6 s."], routes={READER: ["Look up: the times"]})
         return ToolContext(memory, chat, video_id)
 
     with TestClient(create_app(str(serve_memory), hold_s=0, context_factory=context)) as c:
@@ -340,10 +340,10 @@ def test_ask_streams_events(serve_memory: Path) -> None:
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
     events = [block.split("\n", 1) for block in r.text.strip().split("\n\n") if block.startswith("event:")]
     names = [e[0].removeprefix("event: ") for e in events]
-    assert names == ["start", "llm", "llm", "llm", "answer"]  # the brief read, then the tool chain's two steps
+    assert names == ["start", "llm", "llm", "answer"]  # the brief read; asked to look up, the answer call
     answer = json.loads(events[-1][1].removeprefix("data: "))
-    assert answer["answer"] == "At 1.6 s." and answer["usage"]["calls"] == 3
-    assert answer["evidence"][0]["times_s"] and answer["evidence"][0]["tool"] == "get_transcript"
+    assert answer["answer"] == "At 1.6 s." and answer["usage"]["calls"] == 2
+    assert answer["evidence"][0]["times_s"] and answer["evidence"][0]["tool"] == "evidence_brief"
 
 
 def test_ask_without_a_model_fails_in_words(serve_memory: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,6 +45,8 @@ class ToolContext:
     #: What the question names that the brief found nowhere in the video (quoted texts, subject
     #: words): a read answer that does not say so is checked before it stands (`Chain.read`).
     unmentioned: tuple[str, ...] = ()
+    #: The brief shows every speech segment and on-screen text of the video: a search can add nothing.
+    brief_whole: bool = False
 
 
 @dataclass(frozen=True)
