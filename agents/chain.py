@@ -253,12 +253,16 @@ class Chain:
             return Step(thought, name, action_input, None), reason
         if done and call_key(name, action_input) in done:
             return Step(thought, name, action_input, None, error=f"{REPEATED}: {name}({action_input.strip()})"), None
-        try:
-            observation = tool.run(action_input, self.ctx)
-        except (ModelOutputError, GuardError, SQLRunError) as exc:  # written for the model to act on
-            observation = Observation("", error=str(exc))
+        observation = self._run_tool(tool, action_input)
         log.debug("step %s(%r): %s", name, action_input, (observation.error or observation.text)[:200])
         return Step(thought, name, action_input, observation), None
+
+    def _run_tool(self, tool: Tool, action_input: str) -> Observation:
+        """`tool` run on `action_input`; the errors written for the model to act on become the observation's."""
+        try:
+            return tool.run(action_input, self.ctx)
+        except (ModelOutputError, GuardError, SQLRunError) as exc:
+            return Observation("", error=str(exc))
 
     def run(
         self,
@@ -346,10 +350,7 @@ class Chain:
         if not self.ctx.brief_whole:
             question = tree.question.splitlines()[0].removeprefix("Question:").strip()
             query = f"{wanted} ({question})" if wanted else question
-            try:
-                observation = tool.run(query, self.ctx)
-            except (ModelOutputError, GuardError, SQLRunError) as exc:
-                observation = Observation("", error=str(exc))
+            observation = self._run_tool(tool, query)
             step = Step(f"the reading asked to look up: {wanted or 'nothing named'}", tool.name, query, observation)
             node = tree.add(read.id, "step", step)
             parts.append(f"What a search for it found:\n{render_observation(step, self.settings.observation_chars)}")
@@ -358,10 +359,9 @@ class Chain:
         how = "over the whole text again" if self.ctx.brief_whole else f"with {tool.name}"
         last = tree.add(node.id, "step", planner_step(FINISH, f"answer after looking up {wanted[:80]!r} {how}",
                                                       text.strip(), usage, answer or "", final=answer is not None))
-        read.status = "open"  # on the answer's path: what follows answers what it asked
-        if answer is None:
-            read.status = "failure"  # beside the tool chain again
+        if answer is None:  # the reading stays a failure beside the tool chain
             return fail(last, "no answer after the lookup")
+        read.status = "open"  # on the answer's path: what follows answers what it asked
         last.status, last.answer, last.note = "answer", answer, f"answered after the lookup ({how})"
         return self._check_absent(tree, last)
 
