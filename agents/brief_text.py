@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from queries.brief import Brief, BriefItem, VideoFacts, asked_place, seconds_text, span_text
 from queries.search import SOURCE_LABELS
@@ -37,7 +37,7 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     lines = _head(brief)
     lines += [_window_line(w, brief) for w in brief.windows]
     top = brief.best_match
-    whole = shows_all_text(brief, max_tokens)  # fits the items again: once per rendering
+    whole = _shows_all(brief, by_time)
     nth = _speech_ordinals(by_time) if whole else {}
     lines += [_line(i, brief, nth.get(id(i))) + (" <- best match" if i is top else "") for i in by_time]
     lines += _choice_lines(brief)
@@ -67,9 +67,13 @@ def shown_row_keys(brief: Brief, max_tokens: int = 600) -> set[tuple[str, str, i
 
 def shows_all_text(brief: Brief, max_tokens: int = 600) -> bool:
     """Whether the rendering within `max_tokens` shows every speech segment and text span of the video."""
+    return _shows_all(brief, fitted_items(brief, max_tokens))
+
+
+def _shows_all(brief: Brief, shown_items: Sequence[BriefItem]) -> bool:
     if not brief.whole_text:
         return False
-    shown = {k for k in shown_row_keys(brief, max_tokens) if k[1] in ("transcript", "ocr_spans")}
+    shown = {k for i in shown_items for k in i.row_keys if k[1] in ("transcript", "ocr_spans")}
     return len(shown) >= brief.whole_text
 
 
