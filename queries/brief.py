@@ -79,6 +79,10 @@ _ANCHOR = re.compile(
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
+#: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?": a
+#: relation in time to something said or shown, found by search ("When ..." opening a question asks for
+#: a time: no relation).
+_DURING = re.compile(r"(?<=\w)[\s,]+(while|during|when)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)", re.I)
 #: "What does the sign 'PLATFORM 7' change to?": the text shown next.
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
@@ -704,6 +708,11 @@ def _digest_items(memory: Memory, vid: str, question: str, noise: Mapping[int, s
     ]
 
 
+#: Speech and on-screen text of the other kind than the anchor's that overlap its span ($3 end, $4 start).
+_DURING_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
+    "AND start_s < ? AND end_s > ? ORDER BY start_s"
+)
 _NEIGHBOUR_SQL = {
     "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
     "before": (
@@ -714,21 +723,26 @@ _NEIGHBOUR_SQL = {
 
 def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
     """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
-    speech segment or text span next to it (score 1.0) after X itself (0.95)."""
-    relations: list[tuple[str, str]] = []
+    speech segment or text span next to it (score 1.0) after X itself (0.95). For "what did the sign
+    say while X was said": X, and the text of the other kind shown or said during it, which the code
+    compares by time so that the model need not (it answered with the sign of the next minute)."""
+    relations: list[tuple[str, str, list[str]]] = []  # (relation, what to find, where to find it)
+    wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
     changed = _CHANGES_TO.search(question)
     if changed:
-        relations.append(("after", changed.group(1)))
+        relations.append(("after", changed.group(1), wanted))
     for m in _ANCHOR.finditer(question):
-        phrase = m.group(2)
-        quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
-        phrase = quoted.group(1) if quoted else phrase
+        phrase = _quoted_or(m.group(2))
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
-            relations.append((m.group(1).lower(), phrase))
+            relations.append((m.group(1).lower(), phrase, wanted))
+    for m in _DURING.finditer(question):
+        clause = m.group(2)  # the anchor is of the kind its clause names ("talked about", "on screen")
+        if content_words(clause):
+            kinds = sorted(_wanted_sources(clause) & {"transcript", "ocr_spans"}) or ["transcript", "ocr_spans"]
+            relations.append(("while", _quoted_or(clause), kinds))
     out: list[BriefItem] = []
-    wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
-    for relation, phrase in relations[:2]:
-        anchor = _anchor_hit(memory, vid, phrase, wanted, encoder)
+    for relation, phrase, sources in relations[:2]:
+        anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
         if anchor is None:
             continue
         label = SOURCE_LABELS[anchor.source]
@@ -736,15 +750,22 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{_clip(anchor.text)}"', 0.95,
             _sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source, anchor.item_id,
         ))
-        sql = _NEIGHBOUR_SQL[relation]
-        rows = run_sql(memory, sql, [vid, anchor.source, anchor.start_s]).to_pylist()
-        for r in rows:
+        during = relation == "while"  # what overlaps it in time, of the other kind; else its neighbour
+        sql = _DURING_SQL if during else _NEIGHBOUR_SQL[relation]
+        args = [vid, anchor.source, anchor.end_s, anchor.start_s] if during else [vid, anchor.source, anchor.start_s]
+        for r in run_sql(memory, sql, args).to_pylist():
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
-                f'{label} {relation} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
-                _sql(sql, vid, anchor.source, anchor.start_s), (r,), r["source"], int(r["item_id"]),
+                f'{SOURCE_LABELS[r["source"]]} {relation} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
+                _sql(sql, *args), (r,), r["source"], int(r["item_id"]),
             ))
     return out
+
+
+def _quoted_or(phrase: str) -> str:
+    """The quoted text in `phrase` ("'SOLD OUT' appeared" -> SOLD OUT), else the phrase."""
+    quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
+    return quoted.group(1) if quoted else phrase
 
 
 def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:

@@ -274,6 +274,29 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
         assert _replay(known, item.sql)[0]["text"] == item.rows[0]["text"]
 
 
+@pytest.mark.parametrize(
+    ("question", "anchor", "during"),
+    [  # vA: speech 1 (5-7 s) is said while text span 0 (4-9 s) is shown; nothing else overlaps either
+        ("What does the sign say while the speaker asks to count the people?", ("transcript", 1), ("ocr_spans", 0)),
+        ("What is said while 'PLATFORM 9 EXIT' is on screen?", ("ocr_spans", 0), ("transcript", 1)),
+    ],
+)
+def test_while_questions_get_what_overlaps_the_anchor_in_time(
+    known: Any, minilm: Any, question: str, anchor: tuple[str, int], during: tuple[str, int]
+) -> None:
+    """The code joins speech and on-screen text by time: the anchor the clause names (found in the
+    kind the clause names) and the lines of the other kind that overlap it, tagged with the relation."""
+    brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
+    order = [i for i in brief.items if i.kind == "order"]
+    assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*during, 1.0)])
+    joined = next(i for i in order if i.score == 1.0)
+    kind = {"ocr_spans": "on-screen text", "transcript": "speech"}[during[0]]
+    assert joined.text.startswith(f"{kind} while ")
+    assert [(r["source"], r["item_id"]) for r in _replay(known, joined.sql)] == [during]  # its SQL gives it alone
+    assert not [i for i in evidence_brief(known, "When is the red train mentioned?", video_id="vA").items
+                if i.kind == "order"]  # "When ..." asks for a time: no relation
+
+
 def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     brief = evidence_brief(known, "How many different signs appear on screen?", video_id="vA", choices=["1", "2", "3"])
     counted = next(i for i in brief.items if i.kind == "count")
