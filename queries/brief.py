@@ -708,10 +708,12 @@ def _digest_items(memory: Memory, vid: str, question: str, noise: Mapping[int, s
     ]
 
 
-#: Speech and on-screen text of the other kind than the anchor's that overlap its span ($3 end, $4 start).
+#: Speech and on-screen text of the other kind than the anchor's that overlap its span (end, start) for
+#: at least half of the shorter of the two (its duration last): a line that ends a fraction of a second
+#: after a sign appears was not said while it was shown (OCR spans start at a sampled frame).
 _DURING_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
-    "AND start_s < ? AND end_s > ? ORDER BY start_s"
+    "AND least(end_s, ?) - greatest(start_s, ?) >= 0.5 * least(end_s - start_s, ?) ORDER BY start_s"
 )
 _NEIGHBOUR_SQL = {
     "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
@@ -752,7 +754,11 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         ))
         during = relation == "while"  # what overlaps it in time, of the other kind; else its neighbour
         sql = _DURING_SQL if during else _NEIGHBOUR_SQL[relation]
-        args = [vid, anchor.source, anchor.end_s, anchor.start_s] if during else [vid, anchor.source, anchor.start_s]
+        args = (
+            [vid, anchor.source, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
+            if during
+            else [vid, anchor.source, anchor.start_s]
+        )
         for r in run_sql(memory, sql, args).to_pylist():
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
