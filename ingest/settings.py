@@ -41,9 +41,13 @@ class AsrSettings:
     # while staying above dense speech (~7 tokens/s over a 30 s window).
     max_new_tokens: int | None = 200
     compute_type: str = _speed_only("int8")
+    # With VAD on, Whisper returns one segment for sentences that pause for seconds between them; a
+    # pause this long after a sentence's end (twice this anywhere) starts a new row (roles/asr.py).
+    # None keeps Whisper's segments.
+    split_pause_s: float | None = 1.0
 
     def __post_init__(self) -> None:
-        _positive("asr", beam_size=self.beam_size, max_new_tokens=self.max_new_tokens)
+        _positive("asr", beam_size=self.beam_size, max_new_tokens=self.max_new_tokens, split_pause_s=self.split_pause_s)
 
 
 @dataclass(frozen=True)

@@ -202,3 +202,40 @@ def test_a_role_whose_input_was_recomputed_without_it_is_marked_to_run_again(
         assert state.status == "skipped" and "tracking was recomputed" in (state.reason or ""), state
         assert ingest_video(clip, mem, IngestSettings().only("tracking", "appearance")).status == "ok"
         assert mem.role_states(vid)[vid]["appearance"].status == "ok"
+
+
+def _segment(words: list[tuple[float, float, str]]) -> Any:
+    """A faster-whisper Segment as the ASR role reads it (text, start, end, words)."""
+    from types import SimpleNamespace
+
+    ws = [SimpleNamespace(start=a, end=b, word=f" {w}", probability=0.9) for a, b, w in words]
+    return SimpleNamespace(text="".join(w.word for w in ws), start=words[0][0], end=words[-1][1], words=ws)
+
+
+# Whisper's one segment for dinner_reservation.mp4's three announcements (bench/qset), its word times
+DINNER = [
+    (0.66, 1.16, "The"), (1.16, 1.44, "code"), (1.44, 1.7, "for"), (1.7, 1.84, "the"), (1.84, 2.12, "locker"),
+    (2.12, 2.42, "is"), (2.42, 3.6, "3861."), (9.8, 10.12, "A"), (10.12, 10.46, "ticket"), (10.46, 10.78, "to"),
+    (10.78, 10.98, "Vienna"), (10.98, 11.46, "cost"), (11.46, 12.36, "$85."), (19.75, 20.15, "The"),
+    (20.15, 20.51, "train"), (20.51, 20.73, "to"), (20.73, 21.05, "Paris"), (21.05, 21.33, "is"),
+    (21.33, 21.59, "delayed"), (21.59, 21.93, "by"), (21.93, 22.33, "10"), (22.33, 22.59, "minutes."),
+]
+
+
+def test_a_segment_is_split_into_utterances_at_its_pauses() -> None:
+    """A row of speech must not span seconds of silence: a join in time with the on-screen text
+    would match every sign shown in it."""
+    from ingest.roles.asr import utterances
+
+    parts = utterances(_segment(DINNER))
+    assert [t for t, _ in parts] == [
+        "The code for the locker is 3861.",
+        "A ticket to Vienna cost $85.",
+        "The train to Paris is delayed by 10 minutes.",
+    ]
+    assert [(ws[0].start, ws[-1].end) for _, ws in parts] == [(0.66, 3.6), (9.8, 12.36), (19.75, 22.59)]
+    # a short breath after a sentence, or a pause inside one, keeps it whole; a long pause splits anywhere
+    assert len(utterances(_segment([(0, 1, "Stop."), (1.5, 2, "Go.")]))) == 1
+    assert len(utterances(_segment([(0, 1, "wait"), (1.5, 2, "here")]))) == 1
+    assert [t for t, _ in utterances(_segment([(0, 1, "wait"), (3.5, 4, "here")]))] == ["wait", "here"]
+    assert len(utterances(_segment(DINNER), None)) == 1  # --asr-split-pause-s none: Whisper's segments

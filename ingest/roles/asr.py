@@ -1,5 +1,6 @@
 """Speech recognition with faster-whisper -> `transcript`, `transcript_words`."""
 
+import itertools
 import logging
 from pathlib import Path
 from typing import Any, ClassVar
@@ -58,38 +59,68 @@ class SpeechRecognizer(Extractor):
             max_new_tokens=cfg.max_new_tokens,
             condition_on_previous_text=False,  # avoids repetition loops on long noisy audio
         )
-        seg_rows, word_rows = [], []
+        seg_rows: list[dict[str, Any]] = []
+        word_rows: list[dict[str, Any]] = []
         duration = ctx.info.duration_s
-        for seg_id, seg in enumerate(segments):
-            text = seg.text.strip()
-            if not text:
-                continue
-            seg_rows.append(
-                {
-                    "segment_id": seg_id,
-                    "start_s": _clip(seg.start, duration),
-                    "end_s": _clip(seg.end, duration),
-                    "text": text,
-                    "language": info.language,
-                    "avg_logprob": float(seg.avg_logprob),
-                    "no_speech_prob": float(seg.no_speech_prob),
-                    "model": f"faster-whisper/{Path(cfg.model).name}",
-                }
-            )
-            for w_idx, word in enumerate(seg.words or []):
-                word_rows.append(
+        for seg in segments:
+            parts = utterances(seg, cfg.split_pause_s)
+            for n, (text, words) in enumerate(parts):
+                seg_id = len(seg_rows)
+                # a whole segment keeps Whisper's bounds; a split one is bounded by its words
+                start = seg.start if n == 0 else words[0].start
+                end = seg.end if n == len(parts) - 1 else words[-1].end
+                seg_rows.append(
                     {
                         "segment_id": seg_id,
-                        "word_index": w_idx,
-                        "start_s": _clip(word.start, duration),
-                        "end_s": _clip(word.end, duration),
-                        "word": word.word.strip(),
-                        "probability": float(word.probability),
+                        "start_s": _clip(start, duration),
+                        "end_s": _clip(end, duration),
+                        "text": text,
+                        "language": info.language,
+                        "avg_logprob": float(seg.avg_logprob),
+                        "no_speech_prob": float(seg.no_speech_prob),
+                        "model": f"faster-whisper/{Path(cfg.model).name}",
                     }
                 )
+                for w_idx, word in enumerate(words):
+                    word_rows.append(
+                        {
+                            "segment_id": seg_id,
+                            "word_index": w_idx,
+                            "start_s": _clip(word.start, duration),
+                            "end_s": _clip(word.end, duration),
+                            "word": word.word.strip(),
+                            "probability": float(word.probability),
+                        }
+                    )
         vid = ctx.info.video_id
         ctx.tables["transcript"] = rows_table("transcript", seg_rows, vid)
         ctx.tables["transcript_words"] = rows_table("transcript_words", word_rows, vid)
+
+
+def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[Any]]]:
+    """A Whisper segment as the utterances it holds: (text, words) each, split at its pauses.
+
+    With its VAD on, Whisper hands back one segment for speech that pauses for seconds between
+    sentences (a 22 s segment of three announcements, 6 s of silence between them), so the row said
+    speech went on through the silence and a join in time with the on-screen text matched every sign
+    of those 22 s. The word timings show the pauses: a pause of `pause_s` after a word that ends a
+    sentence, or of twice that anywhere, starts a new utterance. A segment without word timings, or
+    without such a pause, stays whole (so does every one when `pause_s` is None); empty text is
+    dropped."""
+    words = list(seg.words or [])
+    runs: list[list[Any]] = [words[:1]]
+    for prev, word in itertools.pairwise(words):
+        if pause_s is None:
+            break
+        gap = word.start - prev.end
+        if gap >= 2 * pause_s or (gap >= pause_s and prev.word.strip()[-1:] in (".", "?", "!")):
+            runs.append([])
+        runs[-1].append(word)
+    if len(runs) == 1:  # the segment as Whisper gave it
+        text = seg.text.strip()
+        return [(text, words)] if text else []
+    split = [("".join(w.word for w in run).strip(), run) for run in runs]
+    return [(text, run) for text, run in split if text]
 
 
 def _device(setting: str) -> str:
