@@ -112,6 +112,20 @@ class Pipeline:
             if state.status == "failed" and state.attempt_settings_hash == current:
                 continue  # failed with these very settings: it would again (the batch's retry_failed drops these)
             run.add(role)  # missing, changed, or skipped before (its model was unavailable)
+        # A reader one of whose inputs is stored but not selected here would see none of that input's
+        # rows and replace its own from the rest (`--only asr,text_embeddings` lost the OCR text's
+        # embeddings): it does not run and keeps its rows; the writer marks it stale when an input
+        # it reads was replaced (writer._stale_readers), naming the roles to select with it.
+        blind = {
+            role: unselected
+            for role, ex in available.items()
+            if (unselected := [d for d in ex.after if d not in available and _stored_ok(stored.get(d))])
+        }
+        for role in sorted(run & blind.keys()):
+            log.warning("%s: %s not run: it reads the rows of %s, which this run does not select; select them "
+                        "too (--only %s)", info.path, role, ", ".join(blind[role]),
+                        ",".join([*available[role].after, role]))
+        run -= blind.keys()
         wanted = set(run)
         changed = True
         while changed:
@@ -122,7 +136,7 @@ class Pipeline:
                         run.add(dep)
                         changed = True
             for role, ex in available.items():
-                if role not in run and any(dep in run for dep in ex.after):
+                if role not in run and role not in blind and any(dep in run for dep in ex.after):
                     run.add(role)
                     changed = True
         why: dict[str, str] = {}
@@ -261,6 +275,10 @@ def _content_hash(path: Path) -> str | None:
         return content_hash(path)
     except (BadVideoError, OSError):
         return None
+
+
+def _stored_ok(state: RoleState | None) -> bool:
+    return state is not None and state.status == "ok"
 
 
 def _changed(state: RoleState | None, status: str, reason: str | None) -> bool:

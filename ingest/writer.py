@@ -252,8 +252,9 @@ def _stale_readers(
             continue
         inputs = sorted(set(cls.after) & replaced)
         if inputs:
-            reason = (f"{', '.join(inputs)} was recomputed without it; run it again "
-                      f"(vidmem ingest --only {cls.role})")
+            reads = [r for r in cls.after if (s := (states or {}).get(r)) is not None and s.status == "ok"]
+            reason = (f"{', '.join(inputs)} was recomputed without it; run it again with the roles it reads "
+                      f"(vidmem ingest --only {','.join([*reads, cls.role])})")
             out.append(RoleRun(cls.role, "skipped", reason, state.attempt_settings_hash))
     return out
 

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,25 @@ def test_a_role_whose_input_was_recomputed_without_it_is_marked_to_run_again(
         assert state.status == "skipped" and "tracking was recomputed" in (state.reason or ""), state
         assert ingest_video(clip, mem, IngestSettings().only("tracking", "appearance")).status == "ok"
         assert mem.role_states(vid)[vid]["appearance"].status == "ok"
+
+
+def test_a_reader_does_not_run_without_an_input_it_would_lose(media: dict[str, Path], tmp_path: Path) -> None:
+    """text_embeddings reads asr's and ocr's rows: re-run with asr alone (its settings changed), it
+    must not replace the stored embeddings of the on-screen text by those of the speech alone."""
+    clip = media["speech_sign"]
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        assert ingest_video(clip, mem, IngestSettings().only("asr", "ocr", "text_embeddings")).status == "ok"
+        vid = mem.query("SELECT video_id FROM videos").to_pylist()[0]["video_id"]
+        by_source = "SELECT source, count(*) AS n FROM text_embeddings GROUP BY 1 ORDER BY 1"
+        before = mem.query(by_source).to_pylist()
+        assert [r["source"] for r in before] == ["ocr_spans", "transcript"]
+        settings = IngestSettings().only("asr", "text_embeddings")
+        settings = replace(settings, asr=replace(settings.asr, split_pause_s=0.5))
+        result = ingest_video(clip, mem, settings)
+        assert result.status == "ok" and "text_embeddings" not in result.roles, result.roles
+        assert mem.query(by_source).to_pylist() == before  # kept, and marked to run again with its inputs
+        state = mem.role_states(vid)[vid]["text_embeddings"]
+        assert state.status == "skipped" and "--only asr,ocr,text_embeddings" in (state.reason or ""), state
 
 
 def _segment(words: list[tuple[float, float, str]]) -> Any:
