@@ -106,10 +106,21 @@ def subject_words(question: str, present: Sequence[str] = ()) -> list[str]:
     []
     >>> subject_words("Why would someone need the number 2583, 10 seconds in?")
     ['someone', 'need', '2583']
+    >>> subject_words("How far into the video is 'WINE LIST' first shown?"), subject_words("While the text is showing?")
+    ([], [])
     """
-    unquoted = _TIME_NUMBER.sub(" ", QUOTED.sub(" ", question))
+    unquoted = _TIME_NUMBER.sub(" ", _HOW_FAR.sub(" ", QUOTED.sub(" ", question)))
     shown = {w for cat in object_categories(unquoted, present) for w in (*CATEGORY_WORDS.get(cat, ()), cat, cat + "s")}
-    return [w for w in content_words(unquoted) if w not in FRAME_WORDS and w not in shown]
+    return [w for w in content_words(unquoted) if not _frames(w) and w not in shown]
+
+
+def _frames(word: str) -> bool:
+    """A frame or stop word in any of its forms ('showing' as 'show', 'displaying' as 'display')."""
+    return word in FRAME_WORDS or stems([word])[0] in _FRAME_STEMS
+
+
+#: "How far into the video ...", "how long into the clip ...": a time asked for, no thing named.
+_HOW_FAR = re.compile(r"\bhow\s+(?:far|long)\s+(?:into|in|through)\b", re.I)
 
 
 #: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), not a
@@ -134,3 +145,7 @@ def stems(words: list[str]) -> list[str]:
                 break
         out.append(w)
     return list(dict.fromkeys(out))
+
+
+#: FRAME_WORDS and STOPWORDS by stem, for `_frames`.
+_FRAME_STEMS = frozenset(stems(sorted(FRAME_WORDS | STOPWORDS)))
