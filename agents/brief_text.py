@@ -206,9 +206,9 @@ def _speech_ordinals(items: list[BriefItem]) -> dict[int, str]:
 def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None) -> str:
     text = item.text
     tags = [t for t in (nth, f"({item.place})" if item.place is not None else None) if t]
-    if tags and item.source is not None:  # 'speech 3 of 7: ...', 'on-screen text (bottom): ...'
-        label = SOURCE_LABELS[item.source]
-        text = text.replace(f"{label}:", f"{label} {' '.join(tags)}:", 1)
+    label = SOURCE_LABELS.get(item.source or "")
+    if tags and label and text.startswith(label):  # 'speech 3 of 7: ...', 'on-screen text (bottom) while ...'
+        text = f"{label} {' '.join(tags)}{text[len(label):]}"
     if item.noise is not None:
         text += f" (likely OCR noise: {item.noise})"
     if item.context is not None:

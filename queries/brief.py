@@ -79,10 +79,13 @@ _ANCHOR = re.compile(
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
-#: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?": a
-#: relation in time to something said or shown, found by search ("When ..." opening a question asks for
-#: a time: no relation).
-_DURING = re.compile(r"(?<=\w)[\s,]+(while|during|when)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)", re.I)
+#: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
+#: "While 'EXIT' is showing, what is said?": a relation in time to something said or shown, found by
+#: search ("When ..." opening a question asks for a time: no relation).
+_DURING = re.compile(
+    r"(?:^\s*(while|during)|(?<=[\w)'\"])[\s,]+(while|during|when))\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)",
+    re.I,
+)
 #: "What does the sign 'PLATFORM 7' change to?": the text shown next.
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
@@ -738,7 +741,7 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
             relations.append((m.group(1).lower(), phrase, wanted))
     for m in _DURING.finditer(question):
-        clause = m.group(2)  # the anchor is of the kind its clause names ("talked about", "on screen")
+        clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if content_words(clause):
             kinds = sorted(_wanted_sources(clause) & {"transcript", "ocr_spans"}) or ["transcript", "ocr_spans"]
             relations.append(("while", _quoted_or(clause), kinds))
