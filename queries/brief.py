@@ -185,8 +185,14 @@ class Brief:
 
     @property
     def best_match(self) -> BriefItem | None:
-        """The top search hit, when it matches the question well enough to be pointed at: a mark on a
-        loosely related line ("NORTH SQUARE" for "where is the helicopter?") was followed by the model."""
+        """The line the question's relation names when the code found exactly one ("the sign while
+        they talked about X", "what was said right before X": the model answered with X itself, the
+        line that shares the question's words); else the top search hit, when it matches the
+        question well enough to be pointed at: a mark on a loosely related line ("NORTH SQUARE" for
+        "where is the helicopter?") was followed by the model. Two related lines: no mark."""
+        related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
+        if related:
+            return related[0] if len(related) == 1 else None
         top = next((i for i in self.items if i.kind == "hit"), None)
         return top if top is not None and top.match >= BEST_MATCH else None
 

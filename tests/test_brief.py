@@ -293,6 +293,7 @@ def test_while_questions_get_what_overlaps_the_anchor_in_time(
     kind = {"ocr_spans": "on-screen text", "transcript": "speech"}[during[0]]
     assert joined.text.startswith(f"{kind} while ")
     assert [(r["source"], r["item_id"]) for r in _replay(known, joined.sql)] == [during]  # its SQL gives it alone
+    assert brief.best_match is joined  # the line the relation names is pointed at, not the anchor
     assert not [i for i in evidence_brief(known, "When is the red train mentioned?", video_id="vA").items
                 if i.kind == "order"]  # "When ..." asks for a time: no relation
 
