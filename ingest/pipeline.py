@@ -119,7 +119,7 @@ class Pipeline:
         blind = {
             role: unselected
             for role, ex in available.items()
-            if (unselected := [d for d in ex.after if d not in available and _stored_ok(stored.get(d))])
+            if (unselected := [d for d in ex.after if d not in available and stored_ok(stored.get(d))])
         }
         for role in sorted(run & blind.keys()):
             log.warning("%s: %s not run: it reads the rows of %s, which this run does not select; select them "
@@ -277,7 +277,8 @@ def _content_hash(path: Path) -> str | None:
         return None
 
 
-def _stored_ok(state: RoleState | None) -> bool:
+def stored_ok(state: RoleState | None) -> bool:
+    """Whether a role's rows are stored from a run that went 'ok'."""
     return state is not None and state.status == "ok"
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from ingest.pipeline import Extraction, IngestResult, Pipeline, Progress
+from ingest.pipeline import Extraction, IngestResult, Pipeline, Progress, stored_ok
 from ingest.settings import IngestSettings
 from ingest.workers import StoredByVideo
 from memory import FailedFile, Memory, MemoryURI, RoleRun, RoleState, StoreError, VideoRows, open_memory
@@ -252,7 +252,7 @@ def _stale_readers(
             continue
         inputs = sorted(set(cls.after) & replaced)
         if inputs:
-            reads = [r for r in cls.after if (s := (states or {}).get(r)) is not None and s.status == "ok"]
+            reads = [r for r in cls.after if stored_ok((states or {}).get(r))]
             reason = (f"{', '.join(inputs)} was recomputed without it; run it again with the roles it reads "
                       f"(vidmem ingest --only {','.join([*reads, cls.role])})")
             out.append(RoleRun(cls.role, "skipped", reason, state.attempt_settings_hash))
