@@ -1,7 +1,8 @@
 """python -m bench.qset [heldout]: build a question set's videos and write (or check) its frozen JSONL.
 
 Without a set name: the generated set (questions.py -> questions.jsonl); `heldout`: the held-out set
-(heldout.py -> heldout.jsonl, its own videos in the same folder)."""
+(heldout.py -> heldout.jsonl, its own videos in the same folder); `heldout2`: the second held-out set
+(heldout.py generate2 -> heldout2.jsonl, asked once as split 'test2')."""
 
 import argparse
 import sys
@@ -9,11 +10,16 @@ from pathlib import Path
 
 from bench.qset import heldout, questions
 from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
-from bench.qset.spec import HELDOUT_VIDEOS, VIDEOS
+from bench.qset.spec import HELDOUT2_VIDEOS, HELDOUT_VIDEOS, VIDEOS
 
 SETS = {
     "generated": (questions.QUESTIONS_PATH, lambda: questions.dumps(questions.generate(speech_seconds)), VIDEOS),
     "heldout": (heldout.HELDOUT_PATH, lambda: heldout.dumps(heldout.generate(speech_seconds)), HELDOUT_VIDEOS),
+    "heldout2": (
+        heldout.HELDOUT2_PATH,
+        lambda: heldout.dumps(heldout.generate2(speech_seconds), heldout.HEAD2),
+        HELDOUT2_VIDEOS,
+    ),
 }
 
 
@@ -32,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     text = write()
     if args.check:
         same = path.is_file() and path.read_text() == text
-        fix = "python -m bench.qset" + (" heldout" if args.set == "heldout" else "")
+        fix = "python -m bench.qset" + (f" {args.set}" if args.set != "generated" else "")
         print(f"{path}: {'up to date' if same else f'DIFFERS from the generator: {fix}'}")
         return 0 if same else 1
     path.write_text(text)

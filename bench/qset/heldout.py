@@ -61,15 +61,16 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench.qset import questions
-from bench.qset.spec import HELDOUT_VIDEOS, POOLS, Line, Sign, Video, digit_words, number_words
+from bench.qset.spec import HELDOUT2_VIDEOS, HELDOUT_VIDEOS, POOLS, Line, Sign, Video, digit_words, number_words
 
 HELDOUT_PATH = Path(__file__).with_name("heldout.jsonl")
+HELDOUT2_PATH = Path(__file__).with_name("heldout2.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -89,6 +90,8 @@ SPLITS: dict[str, str] = {
     "square_lost_found": "test",
     "square_noon_notice": "test",
 }
+# The second held-out set (spec.HELDOUT2_VIDEOS, heldout2.jsonl): all of it is test, asked once.
+SPLITS2: dict[str, str] = {v.name: "test2" for v in HELDOUT2_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -105,6 +108,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "bikes_detour": (("churchgoer", "church"), ("stairwell", "stairs")),
     "square_lost_found": (("clockmaker", "clock"), ("cinematographer", "cinema")),
     "square_noon_notice": (("dancer", "dance"), ("busker", "bus")),
+    "harbor_evening": (("swimmer", "swimming"), ("boarder", "boarding")),
+    "gallery_afternoon": (("poet", "poetry"), ("projectionist", "projector")),
+    "cafe_evening": (("quizmaster", "quiz"), ("hatter", "hat")),
+    "bikes_rush": (("coachman", "coach"), ("Roman", "Rome")),
+    "car_news": (("trainer", "train"), ("officer", "office")),
+    "meadow_show": (("puppeteer", "puppet"), ("baker", "bakery")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -123,6 +132,8 @@ CAUSE_WORDS = {
     "a water pipe burst last night": ("pipe", "burst"),
     "the power is off": ("power",),
     "the floor is being painted": ("paint",),
+    "a storm damaged the windows": ("storm", "window"),
+    "the projector is broken": ("projector",),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -178,6 +189,7 @@ class _Writer:
     video: Video
     spoken_s: SpeechTime
     archive: Sequence[Video]
+    splits: Mapping[str, str] = field(default_factory=lambda: SPLITS)
     records: list[dict[str, Any]] = field(default_factory=list)
 
     def rng(self, salt: str) -> random.Random:
@@ -213,7 +225,7 @@ class _Writer:
         else:
             acc = [a for a in dict.fromkeys(accept) if a != answer]
             rec.update(format="open", answer=answer, accept=acc)
-        rec.update(split=SPLITS[self.video.name], scope=extra.pop("scope", "video"), facts=list(facts))
+        rec.update(split=self.splits[self.video.name], scope=extra.pop("scope", "video"), facts=list(facts))
         rec.update(extra)
         self.records.append(rec)
 
@@ -381,6 +393,29 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"{(h + d - 1) % 12 + 1} o'clock" for d in (1, 3, 5, 7, 9)],
         )
         w.add("what", f"Where is the {ev} held?", room, src)
+    elif kind == "board":
+        g, city = int(s["gate"]), s["city"]
+        main(
+            "what",
+            [f"Which gate does the flight to {city} board from?", f"I'm flying to {city}. Which gate do I go to?"],
+            f"The flight to {city} is boarding at which gate?",
+            f"gate {g}",
+            [f"gate {s['gate_words']}", f"gate number {g}", f"gate no {g}"],
+            [f"gate {x}" for x in (g + 1, g + 4, abs(g - 2) or 11, g + 7, g + 12)],
+        )
+        w.add("what", f"Where is the flight boarding at gate {g} going?", city, src)
+    elif kind == "sale":
+        goods, h = s["goods"], int(s["hour"])
+        main(
+            "what",
+            [f"Until what time are the {goods} half price?", f"How long does the half-price offer on {goods} last?"],
+            f"The {goods} are half price until when?",
+            f"{h} o'clock",
+            [f"{s['hour_words']} o'clock", f"{h}:00", f"{h} pm", f"{h} am", f"{h} o clock"],
+            [f"{(h + d - 1) % 12 + 1} o'clock" for d in (1, 3, 5, 7, 9)],
+        )
+        w.add("what", "What is being sold at half price?" if n_kind == 1 else
+              f"What is half price until {h} o'clock?", goods, src)  # fmt: skip
     else:
         raise ValueError(f"unknown line kind {kind!r}")
 
@@ -623,11 +658,13 @@ def _archive(w: _Writer) -> None:
 # ------------------------------------------------------------------ the set
 
 
-def generate(spoken_s: SpeechTime, videos: Sequence[Video] = HELDOUT_VIDEOS) -> list[dict[str, Any]]:
-    """Every held-out question, in a fixed order."""
+def generate(
+    spoken_s: SpeechTime, videos: Sequence[Video] = HELDOUT_VIDEOS, splits: Mapping[str, str] = SPLITS
+) -> list[dict[str, Any]]:
+    """Every held-out question of `videos` (their archive is those videos), in a fixed order."""
     out = []
     for video in videos:
-        w = _Writer(video, spoken_s, videos)
+        w = _Writer(video, spoken_s, videos, splits)
         _speech_questions(w)
         _sign_questions(w)
         _cross_modal(w)
@@ -646,8 +683,20 @@ HEAD = (
 )
 
 
-def dumps(records: Sequence[dict[str, Any]]) -> str:
-    return questions.dumps(records, HEAD)
+HEAD2 = (
+    "# vidmem second held-out question set (bench/qset/heldout.py generate2, videos spec.HELDOUT2_VIDEOS): "
+    "python -m bench.qset heldout2 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout2.jsonl --video-root ~/.cache/vidmem/qset --split test2   (asked once)\n"
+)
+
+
+def dumps(records: Sequence[dict[str, Any]], head: str = HEAD) -> str:
+    return questions.dumps(records, head)
+
+
+def generate2(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The second held-out set: its own videos, archive and split ('test2')."""
+    return generate(spoken_s, HELDOUT2_VIDEOS, SPLITS2)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:

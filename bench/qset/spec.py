@@ -61,6 +61,8 @@ class Line:
             s["hour_words"] = number_words(int(s["hour"]))
         if "minutes" in s:
             s["minutes_words"] = number_words(int(s["minutes"]))
+        if "gate" in s:
+            s["gate_words"] = number_words(int(s["gate"]))
         return s
 
     @property
@@ -96,6 +98,10 @@ KINDS: dict[str, Kind] = {
         "The {vehicle} to {city} is delayed by {minutes_words} minutes.", "city", "the delayed {vehicle} to {city}"
     ),
     "event": Kind("The {event} starts at {hour_words} o'clock in the {room}.", "event", "the {event}"),
+    # Kinds only the second held-out set (HELDOUT2_VIDEOS) says: no answering code was written or tuned
+    # while they existed, so their sentences and questions are new to it.
+    "board": Kind("The flight to {city} is now boarding at gate {gate_words}.", "city", "the flight to {city}"),
+    "sale": Kind("All {goods} are half price until {hour_words} o'clock.", "goods", "the sale on {goods}"),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -128,6 +134,7 @@ POOLS: dict[str, tuple[str, ...]] = {
     "spot": ("waiting room", "front hall", "main lobby", "ticket office"),
     "event": ("concert", "lecture", "film", "dance class", "cooking class"),
     "room": ("main hall", "garden", "basement", "east wing"),
+    "goods": ("sandwiches", "postcards", "umbrellas", "desserts", "flowers", "books"),
 }
 
 
@@ -713,3 +720,146 @@ HELDOUT_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT_BY_NAME = {v.name: v for v in HELDOUT_VIDEOS}
+
+
+# ------------------------------------------------------------------ the second held-out set (split 'test2')
+
+# Six videos built after the first test split was spent (issue 23, stop 16), to measure answering once
+# more on videos no answering code has seen: two kinds of line no code was written for ('board',
+# 'sale'), new slot values, and long silences (20-35 s) between announcements in the long videos, where
+# Whisper merges sentences across the silence. Nothing here was asked of the answering code before the
+# one test2 run reported in the issue.
+HELDOUT2_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "harbor_evening",
+        Footage("vtest", 20.0, loops=_looped(20.0, 170.0), width=640),
+        170.0,
+        VTEST_SCENE,
+        (
+            _line("board", 4.0, city="Oslo", gate=14),
+            _line("lost", 20.0, color="blue", item="scarf", spot="cloakroom"),
+            _line("delay", 58.0, vehicle="ferry", city="Lisbon", minutes=20),
+            _line("closed", 76.0, place="swimming pool", cause="a storm damaged the windows"),
+            _line("sale", 112.0, goods="sandwiches", hour=4),
+            _line("meet", 131.0, name="Sophie", landmark="lighthouse", hour=6),
+            _line("price", 158.0, city="Athens", price=39),
+        ),
+        (
+            Sign("WELCOME TO THE HARBOR", 0.0, 26.0),
+            Sign("CHECK IN OPEN", 26.0, 55.0),
+            Sign("FERRY DELAYED", 55.0, 92.0),
+            Sign("SWIM CENTRE SHUT", 92.0, 120.0),
+            Sign("CAFE DEALS", 108.0, 150.0, "bottom"),
+            Sign("LIGHTHOUSE TOURS", 120.0, 170.0),
+            Sign("LAST FERRY 10 PM", 140.0, 170.0, "top2"),
+        ),
+        vtest_counts_looped(20.0, 170.0),
+        ("octopus", "kettle"),
+    ),
+    Video(
+        "gallery_afternoon",
+        Footage("tree.avi", 1.0, loops=6, width=640, fps=15),
+        150.0,
+        TREE_SCENE,
+        (
+            _line("event", 3.0, event="poetry reading", hour=5, room="garden"),
+            _line("sale", 30.0, goods="postcards", hour=6),
+            _line("closed", 60.0, place="cinema", cause="the projector is broken"),
+            _line("route", 86.0, dest="car park", method="take the lift to the top floor"),
+            _line("lost", 107.0, color="black", item="wallet", spot="gift shop"),
+            _line("meet", 133.0, name="Oliver", landmark="east gate", hour=1),
+        ),
+        (
+            Sign("GALLERY OPEN", 0.0, 28.0),
+            Sign("POSTCARDS 2 FOR 1", 28.0, 58.0),
+            Sign("QUIET ZONE", 40.0, 100.0, "bottom"),
+            Sign("SCREENING CANCELLED", 58.0, 84.0),
+            Sign("CAR PARK LEVEL 5", 84.0, 104.0),
+            Sign("THANK YOU FOR VISITING", 104.0, 150.0),
+            Sign("GIFT SHOP OPEN", 112.0, 150.0, "top2"),
+        ),
+        (),
+        ("parrot", "trombone"),
+    ),
+    Video(
+        "cafe_evening",
+        Footage("Megamind.avi", 0.0, loops=15, width=640, fps=12),
+        160.0,
+        DINNER_SCENE,
+        (
+            _line("price", 6.0, city="Athens", price=64),
+            _line("event", 33.0, event="quiz night", hour=8, room="east wing"),
+            _line("code", 61.0, thing="wine cellar", code="6290"),
+            _line("sale", 90.0, goods="desserts", hour=10),
+            _line("board", 118.0, city="Vienna", gate=3),
+            _line("lost", 145.0, color="grey", item="hat", spot="cloakroom"),
+        ),
+        (
+            Sign("OPEN LATE", 0.0, 30.0),
+            Sign("QUIZ NIGHT", 30.0, 60.0),
+            Sign("STAFF ONLY", 60.0, 88.0),
+            Sign("DESSERTS HALF PRICE", 88.0, 125.0),
+            Sign("TAXI OUTSIDE", 115.0, 160.0, "bottom"),
+            Sign("GOOD NIGHT", 125.0, 160.0),
+        ),
+        (),
+        ("helmet", "tuba"),
+    ),
+    Video(
+        "bikes_rush",
+        Footage("bikes", loops=5, fps=25),
+        48.0,
+        BIKES_SCENE,
+        (
+            _line("board", 1.5, city="Rome", gate=6),
+            _line("price", 12.0, city="Prague", price=52),
+            _line("sale", 24.0, goods="umbrellas", hour=3),
+            _line("delay", 36.0, vehicle="coach", city="Oslo", minutes=45),
+        ),
+        (
+            Sign("RUSH HOUR", 0.0, 15.0),
+            Sign("KEEP LEFT", 15.0, 32.0),
+            Sign("TAXI RANK", 20.0, 48.0, "bottom"),
+            Sign("BIKE SHOP", 32.0, 48.0),
+        ),
+        (),
+        ("walrus", "lantern"),
+    ),
+    Video(
+        "car_news",
+        Footage("carphone", loops=9, width=352, fps=15),
+        36.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("delay", 1.0, vehicle="train", city="Rome", minutes=30),
+            _line("meet", 12.0, name="Clara", landmark="fountain", hour=5),
+            _line("lost", 24.0, color="brown", item="suitcase", spot="ticket office"),
+        ),
+        (
+            Sign("ON THE ROAD", 0.0, 12.0),
+            Sign("SIGNAL LOST", 12.0, 24.0),
+            Sign("ARRIVING SOON", 24.0, 36.0, "bottom"),
+        ),
+        (Count(6.0, 1, 1, "the man in the back seat"), Count(28.0, 1, 1, "the man in the back seat")),
+        ("penguin", "harp"),
+    ),
+    Video(
+        "meadow_show",
+        Footage("bigbuckbunny", loops=8, width=640, fps=25),
+        40.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("event", 2.0, event="puppet show", hour=11, room="basement"),
+            _line("code", 14.0, thing="garden gate", code="8146"),
+            _line("closed", 27.0, place="bakery", cause="a storm damaged the windows"),
+        ),
+        (
+            Sign("SPRING FESTIVAL", 0.0, 14.0),
+            Sign("PUPPET SHOW 11 AM", 14.0, 28.0),
+            Sign("BAKERY SHUT", 28.0, 40.0, "bottom"),
+        ),
+        (Count(5.0, 0, 0, "an animated rabbit, no people"), Count(25.0, 0, 0, "an animated rabbit, no people")),
+        ("canoe", "violin"),
+    ),
+)
+HELDOUT2_BY_NAME = {v.name: v for v in HELDOUT2_VIDEOS}
