@@ -75,7 +75,8 @@ _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
 _ANCHOR = re.compile(
     r"\b(?:right |just |immediately |directly )?(after|before)\s+(?:the\s+|a\s+|an\s+)?(.+?)"
-    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|shown|displayed|appears?|appeared|is over))?"
+    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|announced|shown|displayed|appears?|appeared|"
+    r"is over))?"
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
@@ -724,6 +725,14 @@ _DURING_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
     "AND least(end_s, ?) - greatest(start_s, ?) >= 0.5 * least(end_s - start_s, ?) ORDER BY start_s"
 )
+_KINDS = frozenset({"transcript", "ocr_spans"})
+#: "Right after X is announced, what does the sign say?": the other kind's rows on screen (or said) in
+#: this many seconds after X ends (before X starts, for "right before").
+OTHER_NEAR_S = 2.0
+_OTHER_NEAR_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
+    "AND start_s < ? AND end_s > ? ORDER BY start_s"
+)
 _NEIGHBOUR_SQL = {
     "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
     "before": (
@@ -745,7 +754,14 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     for m in _ANCHOR.finditer(question):
         phrase = _quoted_or(m.group(2))
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
-            relations.append((m.group(1).lower(), phrase, wanted))
+            relation, kinds = m.group(1).lower(), wanted
+            # "Right after X is announced, what does the sign say?": X is speech, the answer is text
+            # shown then (the other kind the rest of the question names), not X's next line.
+            clause = _KINDS & _wanted_sources(m.group(0))
+            asked = _KINDS & _wanted_sources(question[: m.start()] + " " + question[m.end() :])
+            if len(clause) == 1 and (_KINDS - clause) <= asked:
+                relation, kinds = f"{relation}:other", sorted(clause)
+            relations.append((relation, phrase, kinds))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if content_words(clause):
@@ -761,20 +777,28 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{_clip(anchor.text)}"', 0.95,
             _sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source, anchor.item_id,
         ))
-        during = relation == "while"  # what overlaps it in time, of the other kind; else its neighbour
-        sql = _DURING_SQL if during else _NEIGHBOUR_SQL[relation]
-        args = (
-            [vid, anchor.source, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
-            if during
-            else [vid, anchor.source, anchor.start_s]
-        )
+        sql, args = _related_sql(relation, anchor)
+        word = relation.partition(":")[0]
         for r in run_sql(memory, sql, args).to_pylist():
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
-                f'{SOURCE_LABELS[r["source"]]} {relation} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
+                f'{SOURCE_LABELS[r["source"]]} {word} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
                 _sql(sql, *args), (r,), r["source"], int(r["item_id"]),
             ))
     return out
+
+
+def _related_sql(relation: str, anchor: TextHit) -> tuple[str, list[Any]]:
+    """The query for what `relation` ('while', 'after', 'before', 'after:other', 'before:other') finds
+    next to `anchor`, and its arguments."""
+    vid, src = anchor.video_id, anchor.source
+    if relation == "while":  # what overlaps it in time, of the other kind
+        return _DURING_SQL, [vid, src, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
+    if relation == "after:other":  # of the other kind, on in the seconds after it ends
+        return _OTHER_NEAR_SQL, [vid, src, anchor.end_s + OTHER_NEAR_S, anchor.end_s]
+    if relation == "before:other":  # of the other kind, on in the seconds before it starts
+        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s, anchor.start_s - OTHER_NEAR_S]
+    return _NEIGHBOUR_SQL[relation], [vid, src, anchor.start_s]  # its neighbour of its own kind
 
 
 def _quoted_or(phrase: str) -> str:

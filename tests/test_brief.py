@@ -298,6 +298,26 @@ def test_while_questions_get_what_overlaps_the_anchor_in_time(
                 if i.kind == "order"]  # "When ..." asks for a time: no relation
 
 
+@pytest.mark.parametrize(
+    ("question", "anchor", "near"),
+    [  # vA: speech 0 (1-3.5 s), text span 0 (4-9 s); speech 2 (12-14 s), text span 1 (15-16 s)
+        ("Right after the red train is mentioned, what does the sign say?", ("transcript", 0), ("ocr_spans", 0)),
+        ("What was said just before 'CAMERA 2 NORTH GATE' is on screen?", ("ocr_spans", 1), ("transcript", 2)),
+    ],
+)
+def test_right_after_something_said_the_other_kind_shown_then_is_found(
+    known: Any, minilm: Any, question: str, anchor: tuple[str, int], near: tuple[str, int]
+) -> None:
+    """"Right after X is announced, what does the sign say?" asks for the text on screen in the seconds
+    after X, not for the next sentence: the anchor is searched in the kind its clause names and the
+    other kind's rows within OTHER_NEAR_S of it are listed (was: X's next line of its own kind)."""
+    brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
+    order = [i for i in brief.items if i.kind == "order"]
+    assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*near, 1.0)])
+    joined = next(i for i in order if i.score == 1.0)
+    assert [(r["source"], r["item_id"]) for r in _replay(known, joined.sql)] == [near]
+
+
 def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     brief = evidence_brief(known, "How many different signs appear on screen?", video_id="vA", choices=["1", "2", "3"])
     counted = next(i for i in brief.items if i.kind == "count")
