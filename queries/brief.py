@@ -757,10 +757,10 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             relation, kinds = m.group(1).lower(), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
-            clause = _KINDS & _wanted_sources(m.group(0))
+            named = _KINDS & _wanted_sources(m.group(0))
             asked = _KINDS & _wanted_sources(question[: m.start()] + " " + question[m.end() :])
-            if len(clause) == 1 and (_KINDS - clause) <= asked:
-                relation, kinds = f"{relation}:other", sorted(clause)
+            if len(named) == 1 and (_KINDS - named) <= asked:
+                relation, kinds = f"{relation}:other", sorted(named)
             relations.append((relation, phrase, kinds))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
