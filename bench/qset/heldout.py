@@ -108,9 +108,9 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "bikes_detour": (("churchgoer", "church"), ("stairwell", "stairs")),
     "square_lost_found": (("clockmaker", "clock"), ("cinematographer", "cinema")),
     "square_noon_notice": (("dancer", "dance"), ("busker", "bus")),
-    "harbor_evening": (("swimmer", "swimming"), ("boarder", "boarding")),
+    "harbor_evening": (("swimmer", "swimming"), ("boarder", "boards")),
     "gallery_afternoon": (("poet", "poetry"), ("projectionist", "projector")),
-    "cafe_evening": (("quizmaster", "quiz"), ("hatter", "hat")),
+    "cafe_evening": (("winemaker", "wine"), ("hatter", "hat")),
     "bikes_rush": (("coachman", "coach"), ("Roman", "Rome")),
     "car_news": (("trainer", "train"), ("officer", "office")),
     "meadow_show": (("puppeteer", "puppet"), ("baker", "bakery")),
@@ -398,12 +398,12 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
         main(
             "what",
             [f"Which gate does the flight to {city} board from?", f"I'm flying to {city}. Which gate do I go to?"],
-            f"The flight to {city} is boarding at which gate?",
+            f"The flight to {city} boards at which gate?",
             f"gate {g}",
             [f"gate {s['gate_words']}", f"gate number {g}", f"gate no {g}"],
             [f"gate {x}" for x in (g + 1, g + 4, abs(g - 2) or 11, g + 7, g + 12)],
         )
-        w.add("what", f"Where is the flight boarding at gate {g} going?", city, src)
+        w.add("what", f"Where is the flight that boards at gate {g} going?", city, src)
     elif kind == "sale":
         goods, h = s["goods"], int(s["hour"])
         main(

