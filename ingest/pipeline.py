@@ -140,8 +140,8 @@ class Pipeline:
                     run.add(role)
                     changed = True
         why: dict[str, str] = {}
-        for role in sorted(run - wanted):
-            readers = [r for r in sorted(wanted) if role in available[r].after]
+        for role in sorted(run - wanted):  # pulled in: a role that runs reads it, or it reads one
+            readers = [r for r in sorted(run) if role in available[r].after]
             why[role] = f"{', '.join(readers)} reads its rows" if readers else "it reads rows that were recomputed"
         return [ex for ex in self.extractors if ex.role in run | silent], why
 

@@ -215,8 +215,16 @@ def test_a_reader_does_not_run_without_an_input_it_would_lose(media: dict[str, P
         by_source = "SELECT source, count(*) AS n FROM text_embeddings GROUP BY 1 ORDER BY 1"
         before = mem.query(by_source).to_pylist()
         assert [r["source"] for r in before] == ["ocr_spans", "transcript"]
+        # asr's settings changed, selected with its readers' inputs: text_embeddings runs because it
+        # reads asr, ocr because text_embeddings (itself pulled in) reads it, and the reasons say so
+        three = IngestSettings().only("asr", "ocr", "text_embeddings")
+        again = ingest_video(clip, mem, replace(three, asr=replace(three.asr, split_pause_s=0.5)))
+        assert again.status == "ok" and again.recomputed == {
+            "ocr": "text_embeddings reads its rows", "text_embeddings": "it reads rows that were recomputed"
+        }, again.recomputed
+        assert mem.query(by_source).to_pylist() == before
         settings = IngestSettings().only("asr", "text_embeddings")
-        settings = replace(settings, asr=replace(settings.asr, split_pause_s=0.5))
+        settings = replace(settings, asr=replace(settings.asr, split_pause_s=0.7))
         result = ingest_video(clip, mem, settings)
         assert result.status == "ok" and "text_embeddings" not in result.roles, result.roles
         assert mem.query(by_source).to_pylist() == before  # kept, and marked to run again with its inputs
