@@ -109,9 +109,7 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
     dropped."""
     words = list(seg.words or [])
     runs: list[list[Any]] = [words[:1]]
-    for prev, word in itertools.pairwise(words):
-        if pause_s is None:
-            break
+    for prev, word in itertools.pairwise(words if pause_s is not None else []):
         gap = word.start - prev.end
         if gap >= 2 * pause_s or (gap >= pause_s and prev.word.strip()[-1:] in (".", "?", "!")):
             runs.append([])
