@@ -49,6 +49,10 @@ museum_weekend and market_street (long), platform_news, car_call, bunny_fair, di
 test has station_evening and restaurant_night (long), city_day_10min (the ten-minute video),
 garden_window, bikes_detour, square_lost_found, square_noon_notice. Tune on dev; report test.
 
+The second held-out set (`generate2`, heldout2.jsonl, split 'test2', videos spec.HELDOUT2_VIDEOS) was
+built after the test split had been run once: six more videos, two kinds of line no answering code
+was written for, long silences between announcements. Same writer, its own archive; asked once.
+
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
 "signs", "absent:word", "stem:word/said", "archive"), "time_expr" and "time_window_s" where the
