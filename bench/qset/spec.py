@@ -731,7 +731,10 @@ HELDOUT_BY_NAME = {v.name: v for v in HELDOUT_VIDEOS}
 # one test2 run reported in the issue. As for the first set, lines were checked against what
 # faster-whisper base writes for them in their video, and words it garbled were replaced before any
 # question was asked: 'ferry to Lisbon' -> 'fairy talisman', 'quiz night' -> 'quiz-ite', 'cloakroom'
-# -> 'clothes room' (once of two), 'is now boarding at gate six' -> 'is outboarding at 8.6'.
+# -> 'clothes room' (once of two), 'is now boarding at gate six' -> 'is outboarding at 8.6'. Left as
+# they are after the second ingest (no third round): 'boards at gate three/six' -> 'board at 8-3' and
+# '8.6' in cafe_evening and bikes_rush, and code 'six two nine zero' -> '6-9-0' in cafe_evening, so
+# those gate and code questions are not answerable from the transcript (the test2 note counts them).
 HELDOUT2_VIDEOS: tuple[Video, ...] = (
     Video(
         "harbor_evening",
