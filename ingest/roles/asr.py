@@ -108,15 +108,17 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
     without such a pause, stays whole (so does every one when `pause_s` is None); empty text is
     dropped."""
     words = list(seg.words or [])
+    whole = [(seg.text.strip(), words)] if seg.text.strip() else []  # the segment as Whisper gave it
+    if pause_s is None or not words:
+        return whole
     runs: list[list[Any]] = [words[:1]]
-    for prev, word in itertools.pairwise(words if pause_s is not None else []):
+    for prev, word in itertools.pairwise(words):
         gap = word.start - prev.end
         if gap >= 2 * pause_s or (gap >= pause_s and prev.word.strip()[-1:] in (".", "?", "!")):
             runs.append([])
         runs[-1].append(word)
-    if len(runs) == 1:  # the segment as Whisper gave it
-        text = seg.text.strip()
-        return [(text, words)] if text else []
+    if len(runs) == 1:
+        return whole
     split = [("".join(w.word for w in run).strip(), run) for run in runs]
     return [(text, run) for text, run in split if text]
 
