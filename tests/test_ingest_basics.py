@@ -265,5 +265,15 @@ def test_a_segment_is_split_into_utterances_at_its_pauses() -> None:
     # a short breath after a sentence, or a pause inside one, keeps it whole; a long pause splits anywhere
     assert len(utterances(_segment([(0, 1, "Stop."), (1.5, 2, "Go.")]))) == 1
     assert len(utterances(_segment([(0, 1, "wait"), (1.5, 2, "here")]))) == 1
-    assert [t for t, _ in utterances(_segment([(0, 1, "wait"), (3.5, 4, "here")]))] == ["wait", "here"]
+    long_pause = [(0, 0.5, "wait"), (0.5, 1, "there"), (3.5, 4, "here")]
+    assert [t for t, _ in utterances(_segment(long_pause))] == ["wait there", "here"]
     assert len(utterances(_segment(DINNER), None)) == 1  # --asr-split-pause-s none: Whisper's segments
+    # heldout2 harbor_evening.mp4: Whisper's segment for "A ticket to Athens ..." timed its first word
+    # right after the sentence before it, 23 s early; it joins its sentence, at its time
+    harbor = [(133.73, 134.81, "A"), (158.1, 158.46, "ticket"), (158.46, 158.78, "to"), (158.78, 159.12, "Athens"),
+              (159.12, 159.66, "costs"), (159.66, 160.2, "thirty"), (160.2, 160.48, "-nine"),
+              (160.48, 161.04, "dollars.")]  # fmt: skip
+    [(text, ws)] = utterances(_segment(harbor))
+    assert text == "A ticket to Athens costs thirty -nine dollars." and (ws[0].start, ws[-1].end) == (158.1, 161.04)
+    # a sentence of its own, or a word with more after it before the pause, stays apart
+    assert [t for t, _ in utterances(_segment([(0, 1, "Stop."), (3.5, 4, "Go.")]))] == ["Stop.", "Go."]

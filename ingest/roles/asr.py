@@ -1,5 +1,6 @@
 """Speech recognition with faster-whisper -> `transcript`, `transcript_words`."""
 
+import copy
 import itertools
 import logging
 from pathlib import Path
@@ -64,11 +65,13 @@ class SpeechRecognizer(Extractor):
         duration = ctx.info.duration_s
         for seg in segments:
             parts = utterances(seg, cfg.split_pause_s)
-            for n, (text, words) in enumerate(parts):
+            # a segment as Whisper gave it keeps its bounds; the parts of a split one, or one whose first
+            # word was moved to its sentence (utterances), are bounded by their words
+            whole = len(parts) == 1 and parts[0][1][:1] == list(seg.words or [])[:1]
+            for text, words in parts:
                 seg_id = len(seg_rows)
-                # a whole segment keeps Whisper's bounds; a split one is bounded by its words
-                start = seg.start if n == 0 else words[0].start
-                end = seg.end if n == len(parts) - 1 else words[-1].end
+                start = seg.start if whole else words[0].start
+                end = seg.end if whole else words[-1].end
                 seg_rows.append(
                     {
                         "segment_id": seg_id,
@@ -106,7 +109,7 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
     of those 22 s. The word timings show the pauses: a pause of `pause_s` after a word that ends a
     sentence, or of twice that anywhere, starts a new utterance. A segment without word timings, or
     without such a pause, stays whole (so does every one when `pause_s` is None); empty text is
-    dropped."""
+    dropped. A lone first word cut off by the first pause joins the words after it."""
     words = list(seg.words or [])
     whole = [(seg.text.strip(), words)] if seg.text.strip() else []  # the segment as Whisper gave it
     if pause_s is None or not words:
@@ -119,6 +122,14 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
         runs[-1].append(word)
     if len(runs) == 1:
         return whole
+    first = runs[0][0]
+    if len(runs[0]) == 1 and first.word.strip()[-1:] not in (".", "?", "!", ","):
+        # Whisper times a segment's first word from the end of the segment before ("A" 133.7-134.8 s,
+        # then "ticket to Athens" at 158 s): alone before the pause it would be a row of its own and
+        # claim speech through the silence. It goes with the words it was said with, at their time.
+        moved = copy.copy(first)
+        moved.start = moved.end = runs[1][0].start
+        runs = [[moved, *runs[1]], *runs[2:]]
     split = [("".join(w.word for w in run).strip(), run) for run in runs]
     return [(text, run) for text, run in split if text]
 
