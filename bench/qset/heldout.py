@@ -277,6 +277,17 @@ class _Writer:
 # ------------------------------------------------------------------ spoken lines
 
 
+def _hour_forms(s: dict[str, str]) -> list[str]:
+    """Ways an answer writes the line's clock hour besides 'N o'clock'."""
+    h = s["hour"]
+    return [f"{s['hour_words']} o'clock", f"{h}:00", f"{h} pm", f"{h} am", f"{h} o clock"]
+
+
+def _other_hours(h: int) -> list[str]:
+    """Five wrong clock hours for a multiple-choice question."""
+    return [f"{(h + d - 1) % 12 + 1} o'clock" for d in (1, 3, 5, 7, 9)]
+
+
 def _line_facts(w: _Writer, i: int, line: Line) -> None:
     """The line's main fact in three phrasings (two open, one multiple choice) and a second fact."""
     s, src = line.words(), [f"line:{i}"]
@@ -372,7 +383,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             f"What time is the meeting with {name}?",
             f"{h} o'clock",
             src,
-            [f"{s['hour_words']} o'clock", f"{h}:00", f"{h} pm", f"{h} am", f"{h} o clock"],
+            _hour_forms(s),
         )
     elif kind == "price":
         p, city = int(s["price"]), s["city"]
@@ -393,8 +404,8 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"What time does the {ev} start?", f"At what hour does the {ev} begin?"],
             f"The {ev} begins at which time?",
             f"{h} o'clock",
-            [f"{s['hour_words']} o'clock", f"{h}:00", f"{h} pm", f"{h} am", f"{h} o clock"],
-            [f"{(h + d - 1) % 12 + 1} o'clock" for d in (1, 3, 5, 7, 9)],
+            _hour_forms(s),
+            _other_hours(h),
         )
         w.add("what", f"Where is the {ev} held?", room, src)
     elif kind == "board":
@@ -415,8 +426,8 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"Until what time are the {goods} half price?", f"How long does the half-price offer on {goods} last?"],
             f"The {goods} are half price until when?",
             f"{h} o'clock",
-            [f"{s['hour_words']} o'clock", f"{h}:00", f"{h} pm", f"{h} am", f"{h} o clock"],
-            [f"{(h + d - 1) % 12 + 1} o'clock" for d in (1, 3, 5, 7, 9)],
+            _hour_forms(s),
+            _other_hours(h),
         )
         w.add("what", "What is being sold at half price?" if n_kind == 1 else
               f"What is half price until {h} o'clock?", goods, src)  # fmt: skip
