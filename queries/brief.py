@@ -765,7 +765,7 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if content_words(clause):
-            kinds = sorted(_wanted_sources(clause) & {"transcript", "ocr_spans"}) or ["transcript", "ocr_spans"]
+            kinds = sorted((_wanted_sources(clause) & _KINDS) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:
