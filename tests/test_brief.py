@@ -275,47 +275,38 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
 
 
 @pytest.mark.parametrize(
-    ("question", "anchor", "during"),
-    [  # vA: speech 1 (5-7 s) is said while text span 0 (4-9 s) is shown; nothing else overlaps either
-        ("What does the sign say while the speaker asks to count the people?", ("transcript", 1), ("ocr_spans", 0)),
-        ("What is said while 'PLATFORM 9 EXIT' is on screen?", ("ocr_spans", 0), ("transcript", 1)),
+    ("question", "anchor", "joined", "word"),
+    [  # vA: speech 0 (1-3.5 s), 1 (5-7 s), 2 (12-14 s); text span 0 (4-9 s), 1 (15-16 s)
+        ("What does the sign say while the speaker asks to count the people?",
+         ("transcript", 1), ("ocr_spans", 0), "while"),
+        ("What is said while 'PLATFORM 9 EXIT' is on screen?", ("ocr_spans", 0), ("transcript", 1), "while"),
+        # "right after X is announced, what does the sign say?" asks for the text on screen in the
+        # seconds after X (OTHER_NEAR_S), not for X's next line of its own kind
+        ("Right after the red train is mentioned, what does the sign say?",
+         ("transcript", 0), ("ocr_spans", 0), "after"),
+        ("What was said just before 'CAMERA 2 NORTH GATE' is on screen?",
+         ("ocr_spans", 1), ("transcript", 2), "before"),
     ],
-)
-def test_while_questions_get_what_overlaps_the_anchor_in_time(
-    known: Any, minilm: Any, question: str, anchor: tuple[str, int], during: tuple[str, int]
+)  # fmt: skip
+def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
+    known: Any, minilm: Any, question: str, anchor: tuple[str, int], joined: tuple[str, int], word: str
 ) -> None:
     """The code joins speech and on-screen text by time: the anchor the clause names (found in the
-    kind the clause names) and the lines of the other kind that overlap it, tagged with the relation."""
+    kind the clause names) and the lines of the other kind that overlap it ("while") or come just
+    after or before it, tagged with the relation."""
     brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
     order = [i for i in brief.items if i.kind == "order"]
-    assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*during, 1.0)])
-    joined = next(i for i in order if i.score == 1.0)
-    kind = {"ocr_spans": "on-screen text", "transcript": "speech"}[during[0]]
-    assert joined.text.startswith(f"{kind} while ")
-    assert [(r["source"], r["item_id"]) for r in _replay(known, joined.sql)] == [during]  # its SQL gives it alone
-    assert brief.best_match is joined  # the line the relation names is pointed at, not the anchor
+    assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*joined, 1.0)])
+    line = next(i for i in order if i.score == 1.0)
+    kind = {"ocr_spans": "on-screen text", "transcript": "speech"}[joined[0]]
+    assert line.text.startswith(f"{kind} {word} ")
+    assert [(r["source"], r["item_id"]) for r in _replay(known, line.sql)] == [joined]  # its SQL gives it alone
+    assert brief.best_match is line  # the line the relation names is pointed at, not the anchor
+
+
+def test_a_when_question_has_no_relation(known: Any) -> None:
     assert not [i for i in evidence_brief(known, "When is the red train mentioned?", video_id="vA").items
                 if i.kind == "order"]  # "When ..." asks for a time: no relation
-
-
-@pytest.mark.parametrize(
-    ("question", "anchor", "near"),
-    [  # vA: speech 0 (1-3.5 s), text span 0 (4-9 s); speech 2 (12-14 s), text span 1 (15-16 s)
-        ("Right after the red train is mentioned, what does the sign say?", ("transcript", 0), ("ocr_spans", 0)),
-        ("What was said just before 'CAMERA 2 NORTH GATE' is on screen?", ("ocr_spans", 1), ("transcript", 2)),
-    ],
-)
-def test_right_after_something_said_the_other_kind_shown_then_is_found(
-    known: Any, minilm: Any, question: str, anchor: tuple[str, int], near: tuple[str, int]
-) -> None:
-    """"Right after X is announced, what does the sign say?" asks for the text on screen in the seconds
-    after X, not for the next sentence: the anchor is searched in the kind its clause names and the
-    other kind's rows within OTHER_NEAR_S of it are listed (was: X's next line of its own kind)."""
-    brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
-    order = [i for i in brief.items if i.kind == "order"]
-    assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*near, 1.0)])
-    joined = next(i for i in order if i.score == 1.0)
-    assert [(r["source"], r["item_id"]) for r in _replay(known, joined.sql)] == [near]
 
 
 def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
