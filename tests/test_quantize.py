@@ -3,6 +3,10 @@ the same people on real footage (vtest.avi frames it was not calibrated on); a g
 not know keeps float32; the precision setting is validated and changes the tracking settings' hash."""
 
 import dataclasses
+import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +15,7 @@ import pytest
 
 from ingest import SettingsError
 from ingest.models.detectors import load_detector
-from ingest.models.quantize import int8_copy
+from ingest.models.quantize import int8_copy, int8_path
 from ingest.settings import TrackingSettings
 
 
@@ -70,12 +74,41 @@ def test_a_segmentation_model_keeps_its_masks_in_int8(media: dict[str, Path], tm
         assert np.allclose(np.sort(a.xyxy, axis=0), np.sort(b.xyxy, axis=0), atol=2.0)
 
 
-def test_a_graph_the_recipe_does_not_know_keeps_float32(tmp_path: Path) -> None:
+def test_workers_starting_together_quantize_once_and_all_get_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ingest's workers start at once on a fresh cache; when each quantized, onnxruntime's file beside
+    # the model was deleted under the others and they ran float32. The quantizer is faked (it takes
+    # 20 s); what is tested is that one worker makes the copy while the others wait and take it.
+    import onnxruntime.quantization as ortq
+
+    running, most, calls = [0], [0], [0]
+    guard = threading.Lock()
+
+    def fake_quantize(source: str, out: str, *args: Any, **kwargs: Any) -> None:
+        with guard:
+            running[0] += 1
+            calls[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.3)
+        shutil.copy(source, out)
+        with guard:
+            running[0] -= 1
+
+    monkeypatch.setattr(ortq, "quantize_static", fake_quantize)
+    path = _one_conv_model(tmp_path, "/model.0/cv2.0.2/Conv")  # a YOLO head's name: the recipe takes it
+    with ThreadPoolExecutor(3) as pool:
+        made = list(pool.map(int8_copy, [path] * 3))
+    assert made == [int8_path(path)] * 3
+    assert (calls[0], most[0]) == (1, 1)
+
+
+def _one_conv_model(folder: Path, name: str) -> Path:
     import onnx
     from onnx import TensorProto, helper
 
     weight = helper.make_tensor("w", TensorProto.FLOAT, [1, 3, 1, 1], [0.2, 0.3, 0.5])
-    conv = helper.make_node("Conv", ["images", "w"], ["out"], name="conv")  # no /model.N/ layer names
+    conv = helper.make_node("Conv", ["images", "w"], ["out"], name=name)
     graph = helper.make_graph(
         [conv],
         "g",
@@ -83,8 +116,13 @@ def test_a_graph_the_recipe_does_not_know_keeps_float32(tmp_path: Path) -> None:
         [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1, 8, 8])],
         [weight],
     )
-    path = tmp_path / "plain.onnx"
+    path = folder / "plain.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
+def test_a_graph_the_recipe_does_not_know_keeps_float32(tmp_path: Path) -> None:
+    path = _one_conv_model(tmp_path, "conv")  # no /model.N/ layer names
     assert int8_copy(path) is None
     assert not list(tmp_path.glob("*int8*"))
 

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +37,36 @@ def int8_path(fp32: Path) -> Path:
 
 
 def int8_copy(fp32: Path, stride: int = 32) -> Path | None:
-    """The int8 copy of an exported detector, made once; None (float32 is used) when it cannot be made."""
+    """The int8 copy of an exported detector, made once; None (float32 is used) when it cannot be made.
+
+    Parallel ingest workers start at once on a fresh cache: one makes the copy while the others wait
+    on a lock and then take it. Without the lock each quantized, and onnxruntime's shape-inference file
+    (`<model>-inferred.onnx`, beside the model, deleted when read) was removed under the others, which
+    then ran float32 for the whole ingest: boxes of one video from int8, of the next from float32."""
     target = int8_path(fp32)
     if target.is_file():
         return target
+    with _lock(fp32.with_name(f"{fp32.stem}.quantizing.lock")):
+        return target if target.is_file() else _quantize(fp32, target, stride)
+
+
+@contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes on `path` (no lock where fcntl is missing: Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _quantize(fp32: Path, target: Path, stride: int) -> Path | None:
     try:
         from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     except ImportError as exc:
@@ -57,7 +84,7 @@ def int8_copy(fp32: Path, stride: int = 32) -> Path | None:
         if not kept_float:
             log.info("tracking: %s is not a YOLO graph this recipe knows; float32 is used", fp32.name)
             return None
-        tmp = target.with_name(f"{target.stem}.{os.getpid()}.tmp.onnx")  # parallel workers may quantize at once
+        tmp = target.with_name(f"{target.stem}.{os.getpid()}.tmp.onnx")  # a crash leaves no half-written copy
         log.info("tracking: making an int8 copy of %s (once)", fp32.name)
         quantize_static(
             str(fp32),
