@@ -118,7 +118,12 @@ def _head(brief: Brief) -> list[str]:
         which = "video of the best match" if brief.archive else "video"
         name = f"{facts.file} ({facts.video_id})" if facts.file else facts.video_id
         texts = _texts_said(facts, listed=not brief.whole_text)
-        lines.append(f"{which} {name}: {length}; speech segments {facts.speech}; {texts}; tracked objects: {objs}")
+        speech = f"speech segments {facts.speech}"
+        if facts.has_audio is False:  # "the speaker says nothing" was the answer to a silent file
+            speech = "no speech: the file has no audio track"
+        elif "asr" in facts.unread:
+            speech = f"speech unknown: not transcribed ({facts.unread['asr']})"
+        lines.append(f"{which} {name}: {length}; {speech}; {texts}; tracked objects: {objs}")
         if facts.summary:
             lines.append(f"summary of {facts.file or 'the video'} (written by a model from its rows): {facts.summary}")
     return lines
@@ -127,6 +132,8 @@ def _head(brief: Brief) -> list[str]:
 def _texts_said(facts: VideoFacts, *, listed: bool) -> str:
     """The different on-screen texts, counted (and `listed` with their times when few; a video shown
     whole lists them in its lines): a computed fact, where counting rows read 7 for a sign of 4 texts."""
+    if "ocr" in facts.unread:
+        return f"on-screen text unknown: not read ({facts.unread['ocr']})"
     n = len(facts.texts)
     noise = f", besides {facts.noise} rows of likely OCR noise" if facts.noise else ""
     if n == 0 or n > 8 or not listed:

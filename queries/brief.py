@@ -160,6 +160,11 @@ class VideoFacts:
     #: left out, each with its first start and last end: (text, first_s, last_s), in time order.
     texts: tuple[tuple[str, float, float], ...] = ()
     noise: int = 0  # on-screen text rows that are likely OCR noise (kept in the memory, left out above)
+    #: Why the memory holds no speech / no on-screen text of the video when nothing read it: role ->
+    #: reason ('asr' -> 'no audio track', 'ocr' -> 'it has not run'). Absent when the role ran, so
+    #: that "no speech" is told apart from "never listened to".
+    unread: Mapping[str, str] = field(default_factory=dict)
+    has_audio: bool | None = None  # whether the file has an audio stream (None: not known)
 
 
 @dataclass(frozen=True)
@@ -307,7 +312,9 @@ def evidence_brief(
         facts = _facts(memory, vid, noise[vid])
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
         # of the whole archive, a word missing from the best hit's video may be in another: no absence note
-        absent = Absent() if archive else absent_from_video(memory, vid, question, facts.categories)
+        # nor when its speech or on-screen text was never read: what nothing read is not known missing
+        unread = bool(set(facts.unread) - ({"asr"} if facts.has_audio is False else set()))
+        absent = Absent() if archive or unread else absent_from_video(memory, vid, question, facts.categories)
         if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
             absent = replace(absent, words=())  # a text close in meaning may say it in other words
         counting = bool(_COUNT_QUESTION.search(question))
@@ -561,7 +568,8 @@ _SPANS_SQL = "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id
 def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
     row = run_sql(
         memory,
-        "SELECT v.duration_s, v.path, (SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
+        "SELECT v.duration_s, v.path, v.has_audio, "
+        "(SELECT count(*) FROM transcript WHERE video_id = v.video_id) AS speech, "
         "(SELECT count(*) FROM ocr_spans WHERE video_id = v.video_id) AS spans, "
         "(SELECT count(*) FROM text_items WHERE video_id = v.video_id) AS texts FROM videos AS v WHERE video_id = ?",
         [vid],
@@ -585,12 +593,29 @@ def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
         events["speech_end"] = [speech["b"]]
     duration = row["duration_s"]
     summary = video_summary(memory, vid)
+    unread = _unread(memory, vid, {"asr": int(row["speech"]), "ocr": int(row["spans"])})
     return VideoFacts(
         vid, float(duration) if duration is not None else None, [c["category"] for c in cats],
         {c["category"]: int(c["instances"]) for c in cats}, int(row["texts"]), int(row["speech"]), int(row["spans"]),
         {k: v for k, v in events.items() if v}, Path(str(row["path"])).name,
-        f"{summary.title}. {summary.text}" if summary else "", _distinct_texts(spans), len(noise),
+        f"{summary.title}. {summary.text}" if summary else "", _distinct_texts(spans), len(noise), unread,
+        row["has_audio"],
     )
+
+
+_RUNS_SQL = "SELECT role, status, reason FROM role_runs WHERE video_id = ?"
+
+
+def _unread(memory: Memory, vid: str, rows: Mapping[str, int]) -> dict[str, str]:
+    """role -> why it stored no rows, for each of the text roles in `rows` (role -> rows it left)
+    that holds none and whose latest run was not 'ok': a file with no audio track, a role left out."""
+    runs = {r["role"]: r for r in run_sql(memory, _RUNS_SQL, [vid]).to_pylist()}
+    out = {}
+    for role, n in rows.items():
+        run = runs.get(role)
+        if n == 0 and (run is None or run["status"] != "ok"):
+            out[role] = "it has not run on this video" if run is None else str(run["reason"] or run["status"])
+    return out
 
 
 def _distinct_texts(spans: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, float, float], ...]:

@@ -244,6 +244,27 @@ def test_real_speech_clips(asr_memory: Path, truth: dict[str, Any]) -> None:
         assert said.choices[1].score > said.choices[0].score
 
 
+def test_the_head_tells_no_speech_from_not_listened_to(
+    asr_memory: Path, media: dict[str, Path], tmp_path: Path
+) -> None:
+    """A file with no audio track has no speech; a role that never ran leaves its kind unknown. Shown
+    "speech segments 0", the model answered "the speaker says nothing" for a file with no audio."""
+    from ingest import IngestSettings, Pipeline, ingest_video
+
+    question = "What does the speaker say?"
+    with open_memory(tmp_path / "m.duckdb") as mem:
+        assert ingest_video(media["no_audio"], mem, Pipeline(IngestSettings().only("asr"))).status == "ok"
+        head = brief_text(evidence_brief(mem, question), 400).splitlines()[1]
+    assert "no speech: the file has no audio track" in head and "speech segments" not in head
+    assert "on-screen text unknown: not read (it has not run on this video)" in head
+    with open_memory(asr_memory, read_only=True) as mem:
+        vid = run_sql(mem, "SELECT video_id FROM videos WHERE path LIKE '%speech_sign%'").to_pylist()[0]["video_id"]
+        head = brief_text(evidence_brief(mem, question, video_id=vid), 400).splitlines()[1]
+        assert "speech segments 1;" in head and "on-screen text unknown: not read" in head
+        # no OCR ran: that 'UMBRELLA' is on no sign is not known, so no absence note
+        assert evidence_brief(mem, "When does the sign say 'UMBRELLA'?", video_id=vid).absent.quoted == ()
+
+
 def test_keyword_search_any_word(known: Any) -> None:
     from queries import keyword_search
 
