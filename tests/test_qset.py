@@ -3,6 +3,7 @@ answer and every answering row agrees with the videos' spec, the built videos ma
 (durations, voice where the lines are said), and the rows named as answering rows really are in a
 memory ingested with ASR and OCR: the ground truth a brief's recall is measured against."""
 
+import dataclasses
 import re
 import subprocess
 import sys
@@ -26,7 +27,8 @@ from bench.qset import (
     squash,
     video_ids,
 )
-from bench.qset.spec import BY_NAME, Video, number_words
+from bench.qset.build import stamp
+from bench.qset.spec import BY_NAME, KINDS, Video, number_words
 from memory import open_memory
 from tests.fixtures.make_fixtures import ffprobe
 
@@ -127,6 +129,16 @@ def test_spoken_lines_leave_gaps_and_end_inside_the_video() -> None:
         for end, nxt in zip(ends, video.lines[1:], strict=False):
             assert nxt.start_s - end >= 0.8, (video.name, nxt.text)
         assert ends[-1] <= video.duration_s - 0.3, video.name
+
+
+def test_a_template_change_rebuilds_the_videos_that_say_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the stamp hashed slots, not sentences: a reworded kind kept stale audio until the file was deleted
+    video = next(v for v in VIDEOS if v.lines)
+    kind = video.lines[0].kind
+    before = {v.name: stamp(v) for v in VIDEOS}
+    monkeypatch.setitem(KINDS, kind, dataclasses.replace(KINDS[kind], sentence=KINDS[kind].sentence + " Thank you."))
+    changed = {v.name for v in VIDEOS if stamp(v) != before[v.name]}
+    assert changed == {v.name for v in VIDEOS if any(line.kind == kind for line in v.lines)}
 
 
 def test_number_words() -> None:

@@ -99,8 +99,9 @@ def _fixture(video: Video) -> fx.Fixture:
 
 
 def stamp(video: Video) -> str:
-    """The recipe version and a hash of the video's spec: editing a spec rebuilds that video."""
-    spec = json.dumps(asdict(video), sort_keys=True)
+    """The recipe version and a hash of the video's spec and of the sentences it says: editing a spec,
+    or a kind's template (spec.KINDS), rebuilds the videos it changes."""
+    spec = json.dumps({"spec": asdict(video), "said": [line.text for line in video.lines]}, sort_keys=True)
     return f"{video.name}:{RECIPE_VERSION}:{hashlib.sha256(spec.encode()).hexdigest()[:16]}"
 
 
