@@ -98,7 +98,8 @@ _DISTINCT_TEXTS = re.compile(
     re.I,
 )
 _TEXT_QUESTION = re.compile(
-    r"\b(sign|signs|text|written|writing|read|reads|caption|title|banner|label|board|screen|display|displayed)\b", re.I
+    r"\b(signs?|texts?|written|writing|read|reads|captions?|titles?|banners?|labels?|board|screen|display|displayed|"
+    r"overlays?|subtitles?|posters?|headlines?|ticker|lettering)\b", re.I
 )
 _SPEECH_QUESTION = re.compile(r"\b(say|says|said|speak|speaks|spoken|speaker|mention|mentions|mentioned|talk|talks|"
                               r"voice|narrator|announce|announces|announced|tell|tells|told|words?|speech)\b", re.I)
