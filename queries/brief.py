@@ -87,6 +87,15 @@ _DURING = re.compile(
     r"(?:^\s*(while|during)|(?<=[\w)'\"])[\s,]+(while|during|when))\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)",
     re.I,
 )
+#: "What is said at the moment 'EXIT' first appears?", "as soon as the bus is announced, what does the
+#: sign read?": what is on at the instant a text appears or a line starts, not all that overlaps it.
+_AT_START = re.compile(
+    r"\b(?:at\s+the\s+(?:very\s+)?(?:moment|instant|time)|the\s+moment|as\s+soon\s+as|just\s+as|when)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:is\s+|was\s+|gets\s+|got\s+)?(?:first\s+)?"
+    r"(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|popped\s+up|shown|displayed|"
+    r"said|mentioned|announced|begins?|began|starts?|started)\b",
+    re.I,
+)
 #: "What does the sign 'PLATFORM 7' change to?": the text shown next.
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
@@ -755,6 +764,9 @@ _KINDS = frozenset({"transcript", "ocr_spans"})
 #: "Right after X is announced, what does the sign say?": the other kind's rows on screen (or said) in
 #: this many seconds after X ends (before X starts, for "right before").
 OTHER_NEAR_S = 2.0
+#: "At the moment 'EXIT' appears": the other kind's rows on within this many seconds of X's start (OCR
+#: spans start at a sampled frame, so a sign's start is known to about a second).
+AT_START_S = 1.0
 _OTHER_NEAR_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
     "AND start_s < ? AND end_s > ? ORDER BY start_s"
@@ -788,8 +800,18 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             if len(named) == 1 and (_KINDS - named) <= asked:
                 relation, kinds = f"{relation}:other", sorted(named)
             relations.append((relation, phrase, kinds))
+    starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
+        m for m in _AT_START.finditer(question)
+        if content_words(m.group(1))
+        and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
+    ]
+    for m in starts:
+        named = _KINDS & _wanted_sources(m.group(0))
+        relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
+        if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
+            continue  # "when X first appears" asks for its first instant, found above
         if content_words(clause):
             kinds = sorted((_wanted_sources(clause) & _KINDS) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
@@ -815,11 +837,13 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
 
 
 def _related_sql(relation: str, anchor: TextHit) -> tuple[str, list[Any]]:
-    """The query for what `relation` ('while', 'after', 'before', 'after:other', 'before:other') finds
+    """The query for what `relation` ('while', 'at', 'after', 'before', 'after:other', 'before:other') finds
     next to `anchor`, and its arguments."""
     vid, src = anchor.video_id, anchor.source
     if relation == "while":  # what overlaps it in time, of the other kind
         return _DURING_SQL, [vid, src, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
+    if relation == "at":  # of the other kind, on at the instant it starts (a sampled frame's second)
+        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s + AT_START_S, anchor.start_s - AT_START_S]
     if relation == "after:other":  # of the other kind, on in the seconds after it ends
         return _OTHER_NEAR_SQL, [vid, src, anchor.end_s + OTHER_NEAR_S, anchor.end_s]
     if relation == "before:other":  # of the other kind, on in the seconds before it starts

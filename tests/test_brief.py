@@ -307,6 +307,10 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
          ("transcript", 0), ("ocr_spans", 0), "after"),
         ("What was said just before 'CAMERA 2 NORTH GATE' is on screen?",
          ("ocr_spans", 1), ("transcript", 2), "before"),
+        # "at the moment X appears" asks for what is on at X's first instant (AT_START_S), not all that
+        # overlaps it. vB: speech 0 (0.5-4 s), 1 (6-9 s), 2 (11-15 s); text 0 (2-8 s), 1 (10-12 s)
+        ("What is said at the moment 'BREAKING NEWS' first appears?", ("ocr_spans", 0), ("transcript", 0), "at"),
+        ("What does the sign read as soon as the bus is announced?", ("transcript", 2), ("ocr_spans", 1), "at"),
     ],
 )  # fmt: skip
 def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
@@ -315,7 +319,8 @@ def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
     """The code joins speech and on-screen text by time: the anchor the clause names (found in the
     kind the clause names) and the lines of the other kind that overlap it ("while") or come just
     after or before it, tagged with the relation."""
-    brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
+    vid = "vB" if word == "at" else "vA"
+    brief = evidence_brief(known, question, video_id=vid, encoder=minilm)
     order = [i for i in brief.items if i.kind == "order"]
     assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*joined, 1.0)])
     line = next(i for i in order if i.score == 1.0)
@@ -325,8 +330,9 @@ def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
     assert brief.best_match is line  # the line the relation names is pointed at, not the anchor
 
 
-def test_a_when_question_has_no_relation(known: Any) -> None:
-    assert not [i for i in evidence_brief(known, "When is the red train mentioned?", video_id="vA").items
+@pytest.mark.parametrize("question", ["When is the red train mentioned?", "When does 'PLATFORM 9 EXIT' first appear?"])
+def test_a_when_question_has_no_relation(known: Any, question: str) -> None:
+    assert not [i for i in evidence_brief(known, question, video_id="vA").items
                 if i.kind == "order"]  # "When ..." asks for a time: no relation
 
 
