@@ -210,7 +210,13 @@ class Brief:
         if related:
             return related[0] if len(related) == 1 else None
         top = next((i for i in self.items if i.kind == "hit"), None)
-        return top if top is not None and top.match >= BEST_MATCH else None
+        if top is None or top.match < BEST_MATCH:
+            return None
+        # a question that names a time is answered by what is on then (the window's line says it): a
+        # hit of another minute marked best ("HALF PRICE" at 150 s for "the banner at 0:51") was read out
+        if self.windows and not any(_overlaps(top, w.start_s, w.end_s) for w in self.windows):
+            return None
+        return top
 
     @property
     def best_choice(self) -> int | None:
@@ -224,6 +230,10 @@ class Brief:
         """(video_id, table, id) of every text row of every item (what a rendering within a budget
         shows: `agents.brief_text.shown_row_keys`)."""
         return {k for i in self.items for k in i.row_keys}
+
+
+def _overlaps(item: BriefItem, start_s: float, end_s: float) -> bool:
+    return item.start_s is not None and item.end_s is not None and item.start_s <= end_s and item.end_s >= start_s
 
 
 def seconds_text(t: float | None) -> str:

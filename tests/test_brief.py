@@ -330,6 +330,15 @@ def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
     assert brief.best_match is line  # the line the relation names is pointed at, not the anchor
 
 
+def test_a_hit_outside_the_asked_time_is_not_the_best_match(known: Any, minilm: Any) -> None:
+    # "What does the banner say at 0:51?" was answered with the sign of 150 s, marked best match
+    assert evidence_brief(known, "What does the platform exit sign read?", video_id="vA",
+                          encoder=minilm).best_match.text == 'on-screen text: "PLATFORM 9 EXIT"'
+    brief = evidence_brief(known, "What does the platform exit sign read at 15 seconds?", video_id="vA", encoder=minilm)
+    assert brief.windows and next(i for i in brief.items if i.kind == "hit").text.endswith('"PLATFORM 9 EXIT"')
+    assert brief.best_match is None  # the window's line (15 s: "CAMERA 2 NORTH GATE") answers it
+
+
 @pytest.mark.parametrize("question", ["When is the red train mentioned?", "When does 'PLATFORM 9 EXIT' first appear?"])
 def test_a_when_question_has_no_relation(known: Any, question: str) -> None:
     assert not [i for i in evidence_brief(known, question, video_id="vA").items
