@@ -70,6 +70,9 @@ TEXT_CHARS = 160
 DIGEST_ROWS = 20
 
 
+#: A question for something other than a line's time, file or presence ("What was left ...?", "Where is
+#: the tram headed?"); not "When ...", "At what time ...", "What time ..." nor a yes/no question.
+_ASKS_CONTENT = re.compile(r"^\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I)
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
@@ -209,7 +212,13 @@ class Brief:
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if related:
             return related[0] if len(related) == 1 else None
-        top = next((i for i in self.items if i.kind == "hit"), None)
+        # a line made only of the question's own words ('WAITING ROOM' for "What was left in the waiting
+        # room?") restates it and cannot answer a question for something else; it is the answer to
+        # when it is on, which video has it, or whether it is said (those ask about the line itself)
+        asked = _words(self.question)
+        restates = _ASKS_CONTENT.search(self.question) and not self.archive
+        top = next((i for i in self.items if i.kind == "hit" and not (restates and _words(_row_text(i)) <= asked)),
+                   None)
         if top is None or top.match < BEST_MATCH:
             return None
         # a question that names a time is answered by what is on then (the window's line says it): a
@@ -230,6 +239,15 @@ class Brief:
         """(video_id, table, id) of every text row of every item (what a rendering within a budget
         shows: `agents.brief_text.shown_row_keys`)."""
         return {k for i in self.items for k in i.row_keys}
+
+
+def _words(text: str) -> set[str]:
+    """Stems of the content words, and the numbers, of `text`."""
+    return set(stems(content_words(text))) | set(re.findall(r"\d+", text))
+
+
+def _row_text(item: BriefItem) -> str:
+    return " ".join(str(r.get("text", "")) for r in item.rows) or item.text
 
 
 def _overlaps(item: BriefItem, start_s: float, end_s: float) -> bool:
