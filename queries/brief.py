@@ -71,8 +71,11 @@ DIGEST_ROWS = 20
 
 
 #: A question for something other than a line's time, file or presence ("What was left ...?", "Where is
-#: the tram headed?"); not "When ...", "At what time ...", "What time ..." nor a yes/no question.
-_ASKS_CONTENT = re.compile(r"^\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I)
+#: the tram headed?", "Somebody forgot something there. What was it?"); not "When ...", "At what time
+#: ...", "What time ..." nor a yes/no question.
+_ASKS_CONTENT = re.compile(
+    r"(?:^|[.!?;:]\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I
+)
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).

@@ -344,14 +344,17 @@ def test_a_hit_outside_the_asked_time_is_not_the_best_match(known: Any, minilm: 
     [  # a sign made only of the question's words restates it: "What was left in the waiting room?" was
        # answered 'WAITING ROOM'; it is still the answer to when it is shown or whether it is
         ("What is at the platform 9 exit?", 'caption: "a man walks along a railway platform"'),
+        ("Something is at the platform 9 exit. What is it?", None),  # the next hit is under BEST_MATCH
         ("When is 'PLATFORM 9 EXIT' shown?", 'on-screen text: "PLATFORM 9 EXIT"'),
         ("Is the platform 9 exit shown?", 'on-screen text: "PLATFORM 9 EXIT"'),
     ],
 )  # fmt: skip
-def test_a_line_that_restates_the_question_is_not_its_answer(known: Any, minilm: Any, question: str, best: str) -> None:
+def test_a_line_that_restates_the_question_is_not_its_answer(
+    known: Any, minilm: Any, question: str, best: str | None
+) -> None:
     brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
     assert next(i for i in brief.items if i.kind == "hit").text == 'on-screen text: "PLATFORM 9 EXIT"'
-    assert brief.best_match is not None and brief.best_match.text == best
+    assert (brief.best_match.text if brief.best_match is not None else None) == best
 
 
 @pytest.mark.parametrize("question", ["When is the red train mentioned?", "When does 'PLATFORM 9 EXIT' first appear?"])
