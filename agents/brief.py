@@ -107,8 +107,7 @@ def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:
 def _shared(item: BriefItem, words: set[str], numbers: set[float]) -> tuple[int, int]:
     """How many of the answer's content words a text item's rows hold, and how many of its numbers
     are times within the item's span."""
-    texts = " ".join(str(r.get("text", "")) for r in item.rows) or item.text
-    shared = len(words & set(content_words(texts)))
+    shared = len(words & set(content_words(item.row_text)))
     if item.start_s is None or item.end_s is None:
         return shared, 0
     return shared, sum(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)  # times the answer names

@@ -146,6 +146,11 @@ class BriefItem:
     context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
 
     @property
+    def row_text(self) -> str:
+        """The video text of its rows, else its prompt line (a count, a visibility span)."""
+        return " ".join(str(r.get("text", "")) for r in self.rows) or self.text
+
+    @property
     def row_keys(self) -> tuple[tuple[str, str, int], ...]:
         """(video_id, table, id) of every text row this item shows."""
         out = []
@@ -220,7 +225,7 @@ class Brief:
         # when it is on, which video has it, or whether it is said (those ask about the line itself)
         asked = _words(self.question)
         restates = _ASKS_CONTENT.search(self.question) and not self.archive
-        top = next((i for i in self.items if i.kind == "hit" and not (restates and _words(_row_text(i)) <= asked)),
+        top = next((i for i in self.items if i.kind == "hit" and not (restates and _words(i.row_text) <= asked)),
                    None)
         if top is None or top.match < BEST_MATCH:
             return None
@@ -247,10 +252,6 @@ class Brief:
 def _words(text: str) -> set[str]:
     """Stems of the content words, and the numbers, of `text`."""
     return set(stems(content_words(text))) | set(re.findall(r"\d+", text))
-
-
-def _row_text(item: BriefItem) -> str:
-    return " ".join(str(r.get("text", "")) for r in item.rows) or item.text
 
 
 def _overlaps(item: BriefItem, start_s: float, end_s: float) -> bool:
