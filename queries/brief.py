@@ -233,6 +233,15 @@ class Brief:
         # hit of another minute marked best ("HALF PRICE" at 150 s for "the banner at 0:51") was read out
         if self.windows and not any(_overlaps(top, w.start_s, w.end_s) for w in self.windows):
             return None
+        # nor one beside the instant the question names that shares none of its words, when a line of
+        # its kind is on at that instant: "A quarter of the way through (8.8 s), what is written in the
+        # banner?" marked "PRIZES AT NOON" from 12 s, with "RABBIT RACE" on at 8.8 s. A hit with the
+        # question's words ('the red train' in "what is said about the red train early on?") is its subject.
+        instants = [w.at_s for w in self.windows if w.at_s is not None]
+        if instants and not any(_overlaps(top, t, t) for t in instants) and not _words(top.row_text) & asked and any(
+            i.source == top.source and i.noise is None and _overlaps(i, t, t) for i in self.items for t in instants
+        ):
+            return None
         return top
 
     @property

@@ -339,6 +339,29 @@ def test_a_hit_outside_the_asked_time_is_not_the_best_match(known: Any, minilm: 
     assert brief.best_match is None  # the window's line (15 s: "CAMERA 2 NORTH GATE") answers it
 
 
+def _sign(text: str, start_s: float, end_s: float, match: float = 0.0, kind: str = "hit") -> BriefItem:
+    return BriefItem(kind, "v", start_s, end_s, f'on-screen text: "{text}"', 0.9, "SELECT 1",
+                     rows=({"text": text},), source="ocr_spans", match=match)
+
+
+@pytest.mark.parametrize(
+    ("question", "hit", "best"),
+    [  # the question names an instant (8.8 s), the top hit is in its window but off the instant
+        ("A quarter of the way through, what is written in the banner?", "PRIZES AT NOON", None),
+        # ... unless the hit holds the question's words: then it is what the question is about
+        ("A quarter of the way through, when are the prizes?", "PRIZES AT NOON", "PRIZES AT NOON"),
+    ],
+)
+def test_a_hit_beside_the_asked_instant_is_not_marked_when_another_line_is_on_then(
+    question: str, hit: str, best: str | None
+) -> None:
+    items = (_sign(hit, 12.0, 24.0, match=0.6), _sign("RABBIT RACE", 0.0, 11.0, kind="window"))
+    brief = Brief(question, "v", items, windows=(TimeWindow(3.8, 13.8, "a quarter of the way through", 8.8),))
+    assert (brief.best_match.rows[0]["text"] if brief.best_match else None) == best
+    lone = Brief(question, "v", items[:1], windows=brief.windows)  # nothing else on at 8.8 s: the hit stays
+    assert lone.best_match is items[0]
+
+
 @pytest.mark.parametrize(
     ("question", "best"),
     [  # a sign made only of the question's words restates it: "What was left in the waiting room?" was
