@@ -17,7 +17,7 @@ from queries.brief import Brief, BriefItem, VideoFacts, asked_place, seconds_tex
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
-__all__ = ["CHARS_PER_TOKEN", "brief_text", "fitted_items", "shown_row_keys", "shows_all_text"]
+__all__ = ["CHARS_PER_TOKEN", "brief_text", "fitted_items", "marked_line", "shown_row_keys", "shows_all_text"]
 
 #: Characters per token for budgeting a rendering (English with numbers: a little under 4).
 CHARS_PER_TOKEN = 3.6
@@ -58,6 +58,11 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
             out.append(item)
             budget -= cost
     return tuple(out)
+
+
+def marked_line(brief: Brief, item: BriefItem) -> str:
+    """`item`'s line as the brief shows it, without its ordinal (for a note that points at it)."""
+    return _line(item, brief)
 
 
 def shown_row_keys(brief: Brief, max_tokens: int = 600) -> set[tuple[str, str, int]]:

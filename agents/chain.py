@@ -26,7 +26,7 @@ from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
 from agents.parsing import match_name, parse_action
 from agents.prompts import prompt, render
-from agents.steps import CHECK_ABSENT, READ, Observation, Step, Usage
+from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import Node, SearchTree
 
@@ -59,6 +59,9 @@ class ChainSettings:
     #: The tool the code runs on what a reading asks to look up, before one plain answer call over the
     #: brief and its result (`Chain.look_up`); None, or a tool set without it: the tool chain does.
     look_up: str | None = "find_when"
+    #: A read answer that rests on another line than the brief's best match is read once more
+    #: (`Chain._check_mark`); off, to measure what the check changes.
+    check_mark: bool = True
 
     def __post_init__(self) -> None:
         for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
@@ -363,7 +366,7 @@ class Chain:
             return fail(last, "no answer after the lookup")
         read.status = "open"  # on the answer's path: what follows answers what it asked
         last.status, last.answer, last.note = "answer", answer, f"answered after the lookup ({how})"
-        return self._check_absent(tree, last)
+        return self._checked(tree, last)
 
     def read(self, tree: SearchTree, *, label: str | None = None) -> Node:
         """One plain reading call over the evidence brief and the question, before any tool: the
@@ -379,7 +382,11 @@ class Chain:
             wanted = lookup.group(1).strip() if lookup else "no answer in the reply"
             return fail(node, f"the brief was not enough ({wanted[:200]})")
         node.status, node.answer, node.note = "answer", answer, "answered from the evidence brief"
-        return self._check_absent(tree, node)
+        return self._checked(tree, node)
+
+    def _checked(self, tree: SearchTree, read: Node) -> Node:
+        """`read`'s answer after the brief's checks: what the brief found nowhere, then its best match."""
+        return self._check_mark(tree, self._check_absent(tree, read))
 
     def _check_absent(self, tree: SearchTree, read: Node) -> Node:
         """`read`'s answer, checked with one yes/no call when the brief found what the question names
@@ -405,6 +412,30 @@ class Chain:
                                                        text.strip(), usage, final=True))
         read.status = "open"
         check.status, check.answer, check.note = "answer", answer, f"{read.note}; checked: {note}"
+        return check
+
+    def _check_mark(self, tree: SearchTree, read: Node) -> Node:
+        """`read`'s answer, read once more when it rests on another line than the one the brief marks
+        as the best match (`ctx.mark_check`): shown the mark on "The museum is closed ..." for what
+        was announced as CALL BACK LATER appeared, the small model quoted the line before it. The
+        second reading gets the brief, the marked line and the question, not the first answer (shown
+        it, the model said it again). It holds the answer when it gives one; an answer that already
+        says the memory lacks it is left alone (the absence check's business)."""
+        answer = read.answer or ""
+        passed_over = self.ctx.mark_check if self.settings.check_mark else None
+        line = passed_over(answer) if passed_over is not None and not _DENIES.search(answer) else None
+        if line is None:
+            return read
+        text, usage = self._plain_call(
+            "planner:mark_check",
+            [self.ctx.brief or "", f"The line marked best match: {line}", tree.question],
+        )
+        again = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+        check = tree.add(read.id, "step", planner_step(CHECK_MARK, "read again from the best match", text.strip(),
+                                                       usage, again or "", final=True))
+        read.status = "open"
+        note = "read again from the best match" if again else "no answer on a second reading; the answer stands"
+        check.status, check.answer, check.note = "answer", again or answer, f"{read.note}; {note}"
         return check
 
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:

@@ -8,6 +8,8 @@ from typing import Any
 READ = "read_brief"
 #: A yes/no check of a read answer that names something the brief found nowhere in the video.
 CHECK_ABSENT = "check_absent"
+#: One more reading of an answer that rests on another line than the brief's best match.
+CHECK_MARK = "check_mark"
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from agents import AgentSettings, ask
-from agents.brief import BRIEF_TOOL
+from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark
 from agents.planners.mcts import MctsSettings
-from agents.steps import CHECK_ABSENT, READ, Observation
+from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation
 from agents.tools.base import ToolContext
 from agents.tools.video import FindWhen
 from agents.trace import node_label
@@ -19,6 +19,7 @@ from tests.planner_fakes import (
     CHECKER,
     CRITIC,
     LOOKER,
+    MARKER,
     READER,
     STRATEGY_CRITIC,
     FakeTool,
@@ -180,6 +181,64 @@ def test_the_lookup_in_code_can_be_turned_off(known: Any, minilm: Any) -> None:
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()],
                  settings=settings)
     assert answer.text == "At 1 s." and llm.kinds == [READER, "chain"]
+
+
+WHILE_EXIT = "What is said while 'PLATFORM 9 EXIT' is on screen?"  # one line: 5-7 s, marked best match
+MARKED = '5-7 s speech while "PLATFORM 9 EXIT": "Please count the people walking across the square."'
+
+
+@pytest.mark.parametrize(
+    ("second", "expected", "note"),
+    [
+        ("Answer: Please count the people walking across the square (5 s).",
+         "Please count the people walking across the square (5 s).", "read again from the best match"),
+        ("Look up: the train", "The red train leaves the station at 1 s.",
+         "no answer on a second reading; the answer stands"),
+    ],
+)
+def test_an_answer_from_another_line_than_the_best_match_is_read_again(
+    known: Any, minilm: Any, second: str, expected: str, note: str
+) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: The red train leaves the station at 1 s."], MARKER: [second]})
+    answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.usage.calls == 2
+    assert answer.text == expected
+    check = next(n for n in answer.tree if n.status == "answer")
+    assert check.step is not None and check.step.action == CHECK_MARK and check.note.endswith(note)
+    assert answer.tree[check.parent or 0].step.action == READ  # type: ignore[union-attr]
+    asked = llm.calls[1][1].content
+    assert "<<<evidence brief" in asked and f"The line marked best match: {MARKED}" in asked
+    assert "The red train leaves the station at 1 s." not in asked  # shown it, the model said it again
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer: Please count the people walking across the square.",  # the marked line's words
+        "Answer: At 5 s.",  # its time
+        "Answer: The memory does not show it.",  # a denial is the absence check's business
+        "Answer: 3 people.",  # shares nothing with any line: not known to rest on another
+    ],
+)
+def test_an_answer_from_the_best_match_or_no_line_stands(known: Any, minilm: Any, reply: str) -> None:
+    llm = ScriptedChat([], routes={READER: [reply]})
+    answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER] and answer.text == reply.removeprefix("Answer: ")
+
+
+def test_the_best_match_check_can_be_turned_off(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: The red train leaves the station at 1 s."]})
+    answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()],
+                 settings=AgentSettings().with_chain(check_mark=False))
+    assert llm.kinds == [READER] and answer.text == "The red train leaves the station at 1 s."
+
+
+def test_only_times_of_the_video_tie_an_answer_to_a_line(known: Any, minilm: Any) -> None:
+    """'5 minutes' is no time in the video: the answer below rests on the train line, not the 5-7 s one."""
+    brief = build_brief(WHILE_EXIT, _ctx(known, ScriptedChat([]), minilm))
+    assert passed_over_mark(brief, "The red train leaves in 5 minutes.", max_tokens=600) == MARKED
+    assert passed_over_mark(brief, "The red train line, then at 0:05 another.", max_tokens=600) is None
+    assert passed_over_mark(brief, "The red train line, then at 6 seconds another.", max_tokens=600) is None
 
 
 HELICOPTER = "Where does the speaker say the helicopter is?"  # vA never mentions one: the brief notes it

@@ -28,6 +28,7 @@ class Record:
     calls: int = 0
     seconds: float = 0.0
     answer: str = ""  # the agent's own words, to read a wrong choice back to its reasoning
+    note: str = ""  # how the answer was reached (its tree nodes' notes: 'answered from the evidence brief; ...')
 
 
 def wilson_interval(correct: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -82,4 +82,5 @@ def _one(
         calls=answer.usage.calls,
         seconds=answer.seconds,
         answer=answer.text,
+        note="; ".join(n.note for n in answer.tree if n.status == "answer" and n.note),
     )

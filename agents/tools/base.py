@@ -47,6 +47,9 @@ class ToolContext:
     unmentioned: tuple[str, ...] = ()
     #: The brief shows every speech segment and on-screen text of the video: a search can add nothing.
     brief_whole: bool = False
+    #: answer -> the brief's best-match line when the answer rests on another line instead, else
+    #: None (`agents.brief.passed_over_mark`): such a read answer is read once more (`Chain.read`).
+    mark_check: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)
