@@ -198,7 +198,7 @@ def _listed(items: list[BriefItem], *, place: bool) -> str:
     parts = []
     for i in items[:_THEN_MAX]:
         quoted = i.text.split(": ", 1)[-1]  # 'on-screen text: "X"' -> '"X"'
-        where = f"{i.place}, " if place and i.place else ""
+        where = f"{i.place_text}, " if place and i.place else ""
         parts.append(f"{quoted} ({where}{span_text(i.start_s, i.end_s)})")
     more = f", and {len(items) - _THEN_MAX} more" if len(items) > _THEN_MAX else ""
     return ", ".join(parts) + more
@@ -217,7 +217,7 @@ def _speech_ordinals(items: list[BriefItem]) -> dict[int, str]:
 
 def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None) -> str:
     text = item.text
-    tags = [t for t in (nth, f"({item.place})" if item.place is not None else None) if t]
+    tags = [t for t in (nth, f"({item.place_text})" if item.place is not None else None) if t]
     label = SOURCE_LABELS.get(item.source or "")
     if tags and label and text.startswith(label):  # 'speech 3 of 7: ...', 'on-screen text (bottom) while ...'
         text = f"{label} {' '.join(tags)}{text[len(label):]}"

@@ -142,8 +142,19 @@ class BriefItem:
     item_id: int | None = None  # segment_id / span_id / caption_id
     match: float = 0.0  # hits: how well the text matches the question (`_relevance`, 0-1)
     place: str | None = None  # on-screen text: where on the frame ('top', 'middle', 'bottom'; `screen_place`)
+    #: on-screen text: which line at its place, from the top (1, 2, ...), when other text is shown there
+    #: at the same time ("the second line under the top sign"); None when it is alone there
+    line: int | None = None
     noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
     context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
+
+    @property
+    def place_text(self) -> str | None:
+        """Where on the frame, as a rendering shows it: 'top', 'top, second line, below the first line'."""
+        if self.place is None or self.line is None:
+            return self.place
+        nth = _ORDINALS.get(self.line, f"line {self.line}")
+        return f"{self.place}, {nth}" + (", below the first line" if self.line > 1 else "")
 
     @property
     def row_text(self) -> str:
@@ -406,9 +417,12 @@ def evidence_brief(
 
 
 _PLACES_SQL = (
-    "SELECT s.span_id, (s.y1 + s.y2) / 2 / v.height AS y FROM ocr_spans AS s JOIN videos AS v USING (video_id) "
-    "WHERE s.video_id = ? AND v.height > 0"
+    "SELECT s.span_id, s.start_s, s.end_s, (s.y1 + s.y2) / 2 / v.height AS y "
+    "FROM ocr_spans AS s JOIN videos AS v USING (video_id) WHERE s.video_id = ? AND v.height > 0"
 )
+_ORDINALS = {1: "first line", 2: "second line", 3: "third line", 4: "fourth line"}
+#: How far apart (a fraction of the frame's height) two text centres are to be two lines, not one.
+_LINE_GAP = 0.02
 
 
 def screen_place(y: float) -> str:
@@ -439,21 +453,35 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
     "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
     rank lower and lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
     want = asked_place(question)
-    places: dict[str, dict[int, str]] = {}
+    places: dict[str, dict[int, tuple[str, int | None]]] = {}
     out = []
     for item in items:
         if item.source == "ocr_spans" and item.item_id is not None:
             if item.video_id not in places:
-                rows = run_sql(memory, _PLACES_SQL, [item.video_id]).to_pylist()
-                places[item.video_id] = {r["span_id"]: screen_place(r["y"]) for r in rows if r["y"] is not None}
-            place = places[item.video_id].get(item.item_id)
+                places[item.video_id] = _places(run_sql(memory, _PLACES_SQL, [item.video_id]).to_pylist())
+            place, line = places[item.video_id].get(item.item_id, (None, None))
             if place is not None:
-                item = replace(item, place=place)
+                item = replace(item, place=place, line=line)
                 if want is not None and item.kind == "hit":
                     fit = place == want
                     item = replace(item, score=item.score * (1.0 if fit else 0.5),
                                    match=min(1.0, item.match + 0.25) if fit else item.match * 0.5)
         out.append(item)
+    return out
+
+
+def _places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]:
+    """span_id -> (place on the frame, which line there from the top when other text is shown at the
+    same place at the same time, else None). The second line under a top sign is also 'top': told
+    apart only by its line, the small model read the top line for "the line below the top sign"."""
+    placed = [(r, screen_place(r["y"])) for r in rows if r["y"] is not None]
+    out: dict[int, tuple[str, int | None]] = {}
+    for r, place in placed:
+        beside = [o for o, p in placed if p == place and o["span_id"] != r["span_id"]
+                  and o["start_s"] < r["end_s"] and o["end_s"] > r["start_s"] and abs(o["y"] - r["y"]) > _LINE_GAP]
+        above = sorted(o["y"] for o in beside if o["y"] < r["y"])  # one line read twice is one line
+        levels = sum(1 for i, y in enumerate(above) if i == 0 or y - above[i - 1] > _LINE_GAP)
+        out[r["span_id"]] = (place, 1 + levels if beside else None)
     return out
 
 

@@ -13,7 +13,7 @@ import pytest
 from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
-from queries.brief import BEST_MATCH, Brief, BriefItem, content_words, object_categories
+from queries.brief import BEST_MATCH, Brief, BriefItem, _places, content_words, object_categories
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
 from queries.time_phrases import TimeWindow
@@ -415,6 +415,21 @@ def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
     assert spans and all(i.place == "top" for i in spans)  # boxes at y 10-40 of 480
     assert all('on-screen text (top): "' in _line(i) for i in spans)
     assert 'on-screen text (top): "PLATFORM 9 EXIT"' in brief_text(brief, 600)
+
+
+def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> None:
+    """'The line below the top sign' was answered with the top line: both were '(top)'."""
+    rows = [  # (span_id, start_s, end_s, centre y as a fraction of the frame's height)
+        dict(span_id=0, start_s=100.0, end_s=154.0, y=0.08),  # the top line
+        dict(span_id=1, start_s=130.0, end_s=154.0, y=0.2),  # a second line under it, from 130 s
+        dict(span_id=2, start_s=0.0, end_s=19.0, y=0.08),  # alone at the top earlier on
+        dict(span_id=3, start_s=120.0, end_s=150.0, y=0.9),  # at the bottom meanwhile: another place
+        dict(span_id=4, start_s=140.0, end_s=150.0, y=0.085),  # the top line read again, a few pixels off
+    ]
+    assert _places(rows) == {0: ("top", 1), 1: ("top", 2), 2: ("top", None), 3: ("bottom", None), 4: ("top", 1)}
+    item = BriefItem("hit", "v", 130.0, 154.0, 'on-screen text: "STAIRS TO LEVEL 2"', 1.0, "SELECT 1",
+                     source="ocr_spans", item_id=1, place="top", line=2)
+    assert _line(item) == '130-154 s on-screen text (top, second line, below the first line): "STAIRS TO LEVEL 2"'
 
 
 def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: Any) -> None:
