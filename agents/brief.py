@@ -76,7 +76,9 @@ def brief_evidence(
     chosen = next((c for c in brief.choices if c.index == choice), None)
     out = []
     for item in fitted_items(brief, max_tokens):
-        if _used(item, words, numbers) or (chosen is not None and _overlaps(item, chosen.start_s, chosen.end_s)):
+        if _used(item, words, numbers) or (
+            chosen is not None and item.kind != "count" and item.overlaps(chosen.start_s, chosen.end_s)
+        ):
             out.append(_evidence(item))
     return tuple(out)
 
@@ -151,12 +153,6 @@ def _shared(item: BriefItem, words: set[str], numbers: set[float]) -> tuple[int,
     if item.start_s is None or item.end_s is None:
         return shared, 0
     return shared, sum(item.start_s - 0.5 <= n <= item.end_s + 0.5 for n in numbers)  # times the answer names
-
-
-def _overlaps(item: BriefItem, start_s: float | None, end_s: float | None) -> bool:
-    if start_s is None or end_s is None or item.start_s is None or item.end_s is None or item.kind == "count":
-        return False
-    return item.start_s <= end_s and item.end_s >= start_s
 
 
 def _evidence(item: BriefItem) -> Evidence:

@@ -148,6 +148,12 @@ class BriefItem:
     noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
     context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
 
+    def overlaps(self, start_s: float | None, end_s: float | None) -> bool:
+        """Whether the item's span meets start_s..end_s (False when either has no times)."""
+        if start_s is None or end_s is None or self.start_s is None or self.end_s is None:
+            return False
+        return self.start_s <= end_s and self.end_s >= start_s
+
     @property
     def place_text(self) -> str | None:
         """Where on the frame, as a rendering shows it: 'top', 'top, second line, below the first line'."""
@@ -242,15 +248,15 @@ class Brief:
             return None
         # a question that names a time is answered by what is on then (the window's line says it): a
         # hit of another minute marked best ("HALF PRICE" at 150 s for "the banner at 0:51") was read out
-        if self.windows and not any(_overlaps(top, w.start_s, w.end_s) for w in self.windows):
+        if self.windows and not any(top.overlaps(w.start_s, w.end_s) for w in self.windows):
             return None
         # nor one beside the instant the question names that shares none of its words, when a line of
         # its kind is on at that instant: "A quarter of the way through (8.8 s), what is written in the
         # banner?" marked "PRIZES AT NOON" from 12 s, with "RABBIT RACE" on at 8.8 s. A hit with the
         # question's words ('the red train' in "what is said about the red train early on?") is its subject.
         instants = [w.at_s for w in self.windows if w.at_s is not None]
-        if instants and not any(_overlaps(top, t, t) for t in instants) and not _words(top.row_text) & asked and any(
-            i.source == top.source and i.noise is None and _overlaps(i, t, t) for i in self.items for t in instants
+        if instants and not any(top.overlaps(t, t) for t in instants) and not _words(top.row_text) & asked and any(
+            i.source == top.source and i.noise is None and i.overlaps(t, t) for i in self.items for t in instants
         ):
             return None
         return top
@@ -272,10 +278,6 @@ class Brief:
 def _words(text: str) -> set[str]:
     """Stems of the content words, and the numbers, of `text`."""
     return set(stems(content_words(text))) | set(re.findall(r"\d+", text))
-
-
-def _overlaps(item: BriefItem, start_s: float, end_s: float) -> bool:
-    return item.start_s is not None and item.end_s is not None and item.start_s <= end_s and item.end_s >= start_s
 
 
 def seconds_text(t: float | None) -> str:
