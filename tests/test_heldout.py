@@ -13,11 +13,23 @@ from agents.choices import normalize_answer
 from agents.evaluation import QuestionSetError, load_jsonl, select
 from bench.qset import heldout
 from bench.qset.build import speech_seconds
-from bench.qset.heldout import HELDOUT2_PATH, HELDOUT_PATH, SPLITS, SPLITS2, STEMS, TYPES, said_forms
+from bench.qset.heldout import (
+    HELDOUT2_PATH,
+    HELDOUT3_PATH,
+    HELDOUT_PATH,
+    SPLITS,
+    SPLITS2,
+    SPLITS3,
+    STEMS,
+    TYPES,
+    said_forms,
+)
 from bench.qset.spec import (
     CITY_DAY_10MIN,
     HELDOUT2_BY_NAME,
     HELDOUT2_VIDEOS,
+    HELDOUT3_BY_NAME,
+    HELDOUT3_VIDEOS,
     HELDOUT_BY_NAME,
     HELDOUT_VIDEOS,
     VIDEOS,
@@ -28,15 +40,18 @@ from bench.qset.spec import (
 
 RECORDS = heldout.load()
 RECORDS2 = heldout.load(HELDOUT2_PATH)
-# (records, the videos they are asked about): both held-out sets are checked alike
+RECORDS3 = heldout.load(HELDOUT3_PATH)
+# (records, the videos they are asked about): every held-out set is checked alike
 BOTH_SETS = pytest.mark.parametrize(
-    ("records", "videos"), [(RECORDS, HELDOUT_VIDEOS), (RECORDS2, HELDOUT2_VIDEOS)], ids=["heldout", "heldout2"]
+    ("records", "videos"),
+    [(RECORDS, HELDOUT_VIDEOS), (RECORDS2, HELDOUT2_VIDEOS), (RECORDS3, HELDOUT3_VIDEOS)],
+    ids=["heldout", "heldout2", "heldout3"],
 )
 
 
 def _video(rec: dict[str, Any]) -> Video:
     name = Path(rec["video"]).stem
-    return HELDOUT_BY_NAME.get(name) or HELDOUT2_BY_NAME[name]
+    return HELDOUT_BY_NAME.get(name) or HELDOUT2_BY_NAME.get(name) or HELDOUT3_BY_NAME[name]
 
 
 def _answer(rec: dict[str, Any]) -> str:
@@ -78,6 +93,21 @@ def test_second_set_is_what_the_generator_writes_and_stays_apart() -> None:
     long = [v for v in HELDOUT2_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
     assert len(long) >= 3, [v.name for v in long]
     assert set(Counter(r["type"] for r in RECORDS2)) == set(TYPES)
+
+
+def test_third_set_is_what_the_generator_writes_and_stays_apart() -> None:
+    assert HELDOUT3_PATH.read_text() == heldout.dumps(heldout.generate3(speech_seconds), heldout.HEAD3), (
+        "run: python -m bench.qset heldout3 --no-videos"
+    )
+    names = {v.name for v in HELDOUT3_VIDEOS}
+    assert not names & {v.name for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *VIDEOS)}
+    assert {r["split"] for r in RECORDS3} == {"test3"} and set(SPLITS3) == names
+    assert sum(r["format"] == "open" for r in RECORDS3) >= 0.7 * len(RECORDS3) and len(RECORDS3) >= 300
+    old_kinds = {ln.kind for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *VIDEOS) for ln in v.lines}
+    assert {ln.kind for v in HELDOUT3_VIDEOS for ln in v.lines} - old_kinds == {"weather", "change"}
+    long = [v for v in HELDOUT3_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
+    assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
+    assert set(Counter(r["type"] for r in RECORDS3)) == set(TYPES)
 
 
 def test_size_mix_and_videos() -> None:
@@ -209,7 +239,9 @@ def test_every_answer_comes_from_the_spec(records: list[dict[str, Any]], videos:
                 lo, hi = r["time_window_s"]
                 assert lo <= line.start_s and _end(line) <= hi <= video.duration_s + 1, rid
             elif r["type"] == "denial":
-                assert (line.kind, ans) in {("lost", "yes"), ("closed", "closed"), ("delay", "delayed")}, rid
+                assert (line.kind, ans) in {
+                    ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes")
+                }, rid  # fmt: skip
                 assert line.key in r["question"], rid
             else:
                 said = normalize_answer(said_forms(line.text))

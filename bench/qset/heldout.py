@@ -52,6 +52,9 @@ garden_window, bikes_detour, square_lost_found, square_noon_notice. Tune on dev;
 The second held-out set (`generate2`, heldout2.jsonl, split 'test2', videos spec.HELDOUT2_VIDEOS) was
 built after the test split had been run once: six more videos, two kinds of line no answering code
 was written for, long silences between announcements. Same writer, its own archive; asked once.
+The third (`generate3`, heldout3.jsonl, split 'test3', videos spec.HELDOUT3_VIDEOS) was built after
+test2 had been run once, the same way: six more videos, two more new kinds of line ('weather', a
+'change' of platform said beside departures), other stretches of the same footage.
 
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
@@ -71,10 +74,21 @@ from pathlib import Path
 from typing import Any
 
 from bench.qset import questions
-from bench.qset.spec import HELDOUT2_VIDEOS, HELDOUT_VIDEOS, POOLS, Line, Sign, Video, digit_words, number_words
+from bench.qset.spec import (
+    HELDOUT2_VIDEOS,
+    HELDOUT3_VIDEOS,
+    HELDOUT_VIDEOS,
+    POOLS,
+    Line,
+    Sign,
+    Video,
+    digit_words,
+    number_words,
+)
 
 HELDOUT_PATH = Path(__file__).with_name("heldout.jsonl")
 HELDOUT2_PATH = Path(__file__).with_name("heldout2.jsonl")
+HELDOUT3_PATH = Path(__file__).with_name("heldout3.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -96,6 +110,8 @@ SPLITS: dict[str, str] = {
 }
 # The second held-out set (spec.HELDOUT2_VIDEOS, heldout2.jsonl): all of it is test, asked once.
 SPLITS2: dict[str, str] = {v.name: "test2" for v in HELDOUT2_VIDEOS}
+# The third held-out set (spec.HELDOUT3_VIDEOS, heldout3.jsonl): all of it is test, asked once.
+SPLITS3: dict[str, str] = {v.name: "test3" for v in HELDOUT3_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -118,6 +134,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "bikes_rush": (("coachman", "coach"), ("Roman", "Rome")),
     "car_news": (("trainer", "train"), ("officer", "office")),
     "meadow_show": (("puppeteer", "puppet"), ("baker", "bakery")),
+    "ferry_terminal": (("ferryman", "ferry"), ("boilermaker", "boiler")),
+    "library_night": (("snowman", "snow"), ("reader", "reading")),
+    "bistro_talk": (("kitchenette", "kitchen"), ("dessert chef", "dessert")),
+    "street_corner": (("magician", "magic"), ("beachcomber", "beach")),
+    "taxi_ride": (("zookeeper", "zoo"), ("trainer", "train")),
+    "rabbit_hill": (("Londoner", "London"), ("clockmaker", "clock")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -138,6 +160,8 @@ CAUSE_WORDS = {
     "the floor is being painted": ("paint",),
     "a storm damaged the windows": ("storm", "window"),
     "the projector is broken": ("projector",),
+    "the lift is broken": ("lift", "elevator"),
+    "the pipes are frozen": ("pipe", "frozen", "freez"),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -146,6 +170,8 @@ METHOD_WORDS = {
     "ride a bicycle along the canal": ("bicycle", "bike", "cycle"),
     "climb the stairs behind the church": ("stairs",),
     "take the lift to the top floor": ("lift", "elevator"),
+    "follow the yellow signs": ("yellow sign",),
+    "walk past the fountain": ("fountain",),
 }
 PLACE_NAMES = {
     "top": ("the sign at the top of the frame", "the banner across the top", "the text at the top of the screen"),
@@ -431,6 +457,30 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
         )
         w.add("what", "What is being sold at half price?" if n_kind == 1 else
               f"What is half price until {h} o'clock?", goods, src)  # fmt: skip
+    elif kind == "weather":
+        weather, h = s["weather"], int(s["hour"])
+        main(
+            "what",
+            [f"From what time is heavy {weather} expected?", f"When should we expect the heavy {weather} to start?"],
+            f"Heavy {weather} is expected after when?",
+            f"{h} o'clock",
+            _hour_forms(s),
+            _other_hours(h),
+        )
+        w.add("what", "What weather is expected later?" if n_kind == 1 else
+              f"What weather is expected after {h} o'clock?", weather, src)  # fmt: skip
+    elif kind == "change":
+        p, v, c = int(s["platform"]), s["vehicle"], s["city"]
+        main(
+            "what",
+            [f"Which platform does the {v} to {c} leave from now?",
+             f"The {v} to {c} has been moved. Where do I catch it?"],
+            f"After the platform change, the {v} to {c} leaves from which platform?",
+            f"platform {p}",
+            [f"platform {s['platform_words']}", f"platform number {p}", f"platform no {p}"],
+            [f"platform {x}" for x in (p + 2, p + 5, abs(p - 1) or 13, p + 8, p + 11)],
+        )  # fmt: skip
+        w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src)
     else:
         raise ValueError(f"unknown line kind {kind!r}")
 
@@ -455,7 +505,7 @@ def _speech_questions(w: _Writer) -> None:
         )
         ans = mmss(line.start_s) if v.duration_s >= 100 else f"{round(line.start_s)} seconds"
         w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi])
-        if line.kind in ("lost", "closed", "delay"):
+        if line.kind in ("lost", "closed", "delay", "weather"):
             _denial(w, i, line)
     pairs = list(zip(v.lines, v.lines[1:], strict=False))
     for n, (a, b) in enumerate((pairs[0], pairs[-1])):
@@ -484,6 +534,9 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
             "denial", f"Is the {s['vehicle']} to {s['city']} running on time?", "delayed", src,
             ["late", "not on time", "behind schedule"], expects="no",
         )  # fmt: skip
+    elif line.kind == "weather":
+        q = f"Is any {s['weather']} expected later, or does the announcement say nothing about the weather?"
+        w.add("denial", q, "yes", src, [], expects="yes")
 
 
 # ------------------------------------------------------------------ on-screen text
@@ -712,6 +765,18 @@ def dumps(records: Sequence[dict[str, Any]], head: str = HEAD) -> str:
 def generate2(spoken_s: SpeechTime) -> list[dict[str, Any]]:
     """The second held-out set: its own videos, archive and split ('test2')."""
     return generate(spoken_s, HELDOUT2_VIDEOS, SPLITS2)
+
+
+HEAD3 = (
+    "# vidmem third held-out question set (bench/qset/heldout.py generate3, videos spec.HELDOUT3_VIDEOS): "
+    "python -m bench.qset heldout3 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout3.jsonl --video-root ~/.cache/vidmem/qset --split test3   (asked once)\n"
+)
+
+
+def generate3(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The third held-out set: its own videos, archive and split ('test3')."""
+    return generate(spoken_s, HELDOUT3_VIDEOS, SPLITS3)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:

@@ -102,6 +102,14 @@ KINDS: dict[str, Kind] = {
     # while they existed, so their sentences and questions are new to it.
     "board": Kind("The flight to {city} boards at gate {gate_words}.", "city", "the flight to {city}"),
     "sale": Kind("All {goods} are half price until {hour_words} o'clock.", "goods", "the sale on {goods}"),
+    # Kinds only the third held-out set (HELDOUT3_VIDEOS) says, for the same reason: a forecast, and a
+    # departure moved to another platform (said beside 'depart' lines, whose platform it must not take).
+    "weather": Kind("Heavy {weather} is expected after {hour_words} o'clock.", "weather", "the {weather} forecast"),
+    "change": Kind(
+        "Platform change: the {vehicle} to {city} now leaves from platform {platform_words}.",
+        "city",
+        "the platform change for the {vehicle} to {city}",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -869,3 +877,151 @@ HELDOUT2_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT2_BY_NAME = {v.name: v for v in HELDOUT2_VIDEOS}
+
+
+# ------------------------------------------------------------------ the third held-out set (split 'test3')
+
+# Six videos built after the test and test2 splits were spent (issue 23, stop 18), to measure answering
+# once more on videos no answering code has seen: two kinds of line no code was written for ('weather',
+# and 'change', a platform change said beside 'depart' lines), slot values and sign texts no other set
+# uses, other stretches of the same footage, and in the two long videos a second line under the top sign
+# and a bottom caption over the top signs. People counts only where vtest_counts_looped gives them. Nothing
+# here was asked of the answering code before the one test3 run. As for test2, lines were checked against
+# what faster-whisper base writes for them in their video (one ingest, --only tracking,asr,ocr,
+# text_embeddings), and words it garbled were replaced before any question was asked: 'yellow ferry' ->
+# 'yellow air relieves', 'bus to Warsaw' -> 'mustard Warsaw', 'pink coach' -> 'pink coat', 'Julia' ->
+# 'Julie', 'Lucas' -> 'Luke and', 'bike shed' -> 'bike shared', 'back gate' -> 'Mac Gate', 'flight to
+# Venice boards at gate nine' -> 'flight to many sports at Gate Island' (now tram, train, train, Henry,
+# George, boiler room, kitchen door, London gate 14; sign texts changed with them). Left as they are after
+# the second ingest (no third round): 'George' -> 'Jean' in bistro_talk, 'the train to Geneva now leaves'
+# -> 'the train doesn't even have leaves' in ferry_terminal (heard right in the first ingest), and
+# 'is expected after' -> 'in the back to' / 'in expectant after' in two weather lines (their answer words,
+# 'snow', 'fog' and the hour, are heard). Every sign text is read exactly by OCR.
+HELDOUT3_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "ferry_terminal",
+        Footage("vtest", 30.0, loops=_looped(30.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("weather", 3.0, weather="rain", hour=4),
+            _line("depart", 24.0, color="yellow", vehicle="tram", platform=7),
+            _line("lost", 47.0, color="purple", item="glove", spot="entrance hall"),
+            _line("change", 75.0, vehicle="train", city="Geneva", platform=3),
+            _line("closed", 101.0, place="ice rink", cause="the lift is broken"),
+            _line("meet", 126.0, name="Henry", landmark="town hall", hour=9),
+            _line("code", 150.0, thing="boiler room", code="5072"),
+        ),
+        (
+            Sign("FERRY TERMINAL", 0.0, 22.0),
+            Sign("RAIN EXPECTED", 22.0, 45.0),
+            Sign("FOUND ITEMS", 45.0, 98.0),
+            Sign("NO SMOKING", 60.0, 110.0, "bottom"),
+            Sign("ICE RINK CLOSED", 98.0, 165.0),
+            Sign("EXIT ON LEFT", 130.0, 165.0, "top2"),
+        ),
+        vtest_counts_looped(30.0, 165.0),
+        ("giraffe", "accordion"),
+    ),
+    Video(
+        "library_night",
+        Footage("tree.avi", 2.0, loops=7, width=640, fps=15),
+        155.0,
+        TREE_SCENE,
+        (
+            _line("event", 4.0, event="book signing", hour=7, room="north hall"),
+            _line("route", 28.0, dest="old town", method="follow the yellow signs"),
+            _line("weather", 55.0, weather="snow", hour=10),
+            _line("sale", 80.0, goods="candles", hour=8),
+            _line("delay", 104.0, vehicle="train", city="Warsaw", minutes=25),
+            _line("lost", 130.0, color="black", item="laptop", spot="reading room"),
+        ),
+        (
+            Sign("LIBRARY OPEN", 0.0, 25.0),
+            Sign("BOOK SIGNING 7 PM", 25.0, 52.0),
+            Sign("SNOW TONIGHT", 52.0, 100.0),
+            Sign("SILENCE PLEASE", 70.0, 120.0, "bottom"),
+            Sign("TRAINS DELAYED", 100.0, 155.0),
+            Sign("CLOSING AT 11", 128.0, 155.0, "top2"),
+        ),
+        (),
+        ("crocodile", "saxophone"),
+    ),
+    Video(
+        "bistro_talk",
+        Footage("Megamind.avi", 2.0, loops=6, width=640, fps=12),
+        60.0,
+        DINNER_SCENE,
+        (
+            _line("meet", 2.0, name="George", landmark="old oak tree", hour=3),
+            _line("price", 18.0, city="Brussels", price=71),
+            _line("weather", 34.0, weather="fog", hour=6),
+            _line("code", 48.0, thing="kitchen door", code="2853"),
+        ),
+        (
+            Sign("CORNER TABLE", 0.0, 20.0),
+            Sign("DESSERT OF THE DAY", 20.0, 42.0),
+            Sign("PAY AT THE BAR", 42.0, 60.0, "bottom"),
+        ),
+        (),
+        ("elephant", "cello"),
+    ),
+    Video(
+        "street_corner",
+        Footage("bikes", 2.0, loops=5, fps=25),
+        45.0,
+        BIKES_SCENE,
+        (
+            _line("delay", 1.0, vehicle="tram", city="Zurich", minutes=15),
+            _line("sale", 12.0, goods="scarves", hour=5),
+            _line("route", 23.0, dest="beach", method="walk past the fountain"),
+            _line("event", 34.0, event="magic show", hour=2, room="garden"),
+        ),
+        (
+            Sign("CITY CENTRE", 0.0, 16.0),
+            Sign("SCARVES ON SALE", 16.0, 30.0),
+            Sign("BEACH 2 KM", 30.0, 45.0),
+            Sign("CYCLE LANE", 10.0, 45.0, "bottom"),
+        ),
+        (),
+        ("kangaroo", "banjo"),
+    ),
+    Video(
+        "taxi_ride",
+        Footage("carphone", 1.0, loops=11, width=352, fps=15),
+        40.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("closed", 1.0, place="zoo", cause="the pipes are frozen"),
+            _line("depart", 14.0, color="pink", vehicle="train", platform=11),
+            _line("weather", 27.0, weather="hail", hour=1),
+        ),
+        (
+            Sign("TAXI 42", 0.0, 13.0),
+            Sign("ZOO CLOSED", 13.0, 27.0),
+            Sign("HAIL LATER", 27.0, 40.0, "bottom"),
+        ),
+        (),
+        ("dolphin", "flute"),
+    ),
+    Video(
+        "rabbit_hill",
+        Footage("bigbuckbunny", 1.0, loops=9, width=640, fps=25),
+        45.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("lost", 2.0, color="silver", item="notebook", spot="staff room"),
+            _line("board", 13.0, city="London", gate=14),
+            _line("meet", 24.0, name="Martin", landmark="clock tower", hour=12),
+            _line("change", 35.0, vehicle="tram", city="Helsinki", platform=5),
+        ),
+        (
+            Sign("HILL TOP", 0.0, 15.0),
+            Sign("GATE 14 BOARDING", 15.0, 30.0),
+            Sign("MEET AT NOON", 30.0, 45.0, "bottom"),
+        ),
+        (),
+        ("tractor", "trumpet"),
+    ),
+)
+HELDOUT3_BY_NAME = {v.name: v for v in HELDOUT3_VIDEOS}
