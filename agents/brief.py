@@ -21,6 +21,7 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.brief import Brief, BriefItem, content_words, evidence_brief
 from queries.errors import QueryError
+from queries.time_phrases import parse_seconds
 
 __all__ = ["BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "passed_over_mark", "with_brief"]
 
@@ -130,13 +131,13 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
 
 
 _SECONDS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b", re.I)
-_MINUTES_SECONDS = re.compile(r"\b(\d+):([0-5]\d(?:\.\d+)?)\b")
+_MINUTES_SECONDS = re.compile(r"\b(\d+:[0-5]\d(?:\.\d+)?)\b")
 
 
 def _times(answer: str) -> set[float]:
     """The times in the video an answer names: '12.5 s', '12 seconds', '1:05'."""
     found = {float(m.group(1)) for m in _SECONDS.finditer(answer)}
-    return found | {int(m.group(1)) * 60 + float(m.group(2)) for m in _MINUTES_SECONDS.finditer(answer)}
+    return found | {parse_seconds(m.group(1)) for m in _MINUTES_SECONDS.finditer(answer)}
 
 
 def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:
