@@ -16,10 +16,12 @@ from bench.qset.build import speech_seconds
 from bench.qset.heldout import (
     HELDOUT2_PATH,
     HELDOUT3_PATH,
+    HELDOUT4_PATH,
     HELDOUT_PATH,
     SPLITS,
     SPLITS2,
     SPLITS3,
+    SPLITS4,
     STEMS,
     TYPES,
     said_forms,
@@ -30,6 +32,8 @@ from bench.qset.spec import (
     HELDOUT2_VIDEOS,
     HELDOUT3_BY_NAME,
     HELDOUT3_VIDEOS,
+    HELDOUT4_BY_NAME,
+    HELDOUT4_VIDEOS,
     HELDOUT_BY_NAME,
     HELDOUT_VIDEOS,
     VIDEOS,
@@ -41,17 +45,20 @@ from bench.qset.spec import (
 RECORDS = heldout.load()
 RECORDS2 = heldout.load(HELDOUT2_PATH)
 RECORDS3 = heldout.load(HELDOUT3_PATH)
+RECORDS4 = heldout.load(HELDOUT4_PATH)
 # (records, the videos they are asked about): every held-out set is checked alike
 BOTH_SETS = pytest.mark.parametrize(
     ("records", "videos"),
-    [(RECORDS, HELDOUT_VIDEOS), (RECORDS2, HELDOUT2_VIDEOS), (RECORDS3, HELDOUT3_VIDEOS)],
-    ids=["heldout", "heldout2", "heldout3"],
+    [(RECORDS, HELDOUT_VIDEOS), (RECORDS2, HELDOUT2_VIDEOS), (RECORDS3, HELDOUT3_VIDEOS), (RECORDS4, HELDOUT4_VIDEOS)],
+    ids=["heldout", "heldout2", "heldout3", "heldout4"],
 )
 
 
 def _video(rec: dict[str, Any]) -> Video:
     name = Path(rec["video"]).stem
-    return HELDOUT_BY_NAME.get(name) or HELDOUT2_BY_NAME.get(name) or HELDOUT3_BY_NAME[name]
+    return (
+        HELDOUT_BY_NAME.get(name) or HELDOUT2_BY_NAME.get(name) or HELDOUT3_BY_NAME.get(name) or HELDOUT4_BY_NAME[name]
+    )
 
 
 def _answer(rec: dict[str, Any]) -> str:
@@ -108,6 +115,24 @@ def test_third_set_is_what_the_generator_writes_and_stays_apart() -> None:
     long = [v for v in HELDOUT3_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
     assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
     assert set(Counter(r["type"] for r in RECORDS3)) == set(TYPES)
+
+
+def test_fourth_set_is_what_the_generator_writes_and_stays_apart() -> None:
+    assert HELDOUT4_PATH.read_text() == heldout.dumps(heldout.generate4(speech_seconds), heldout.HEAD4), (
+        "run: python -m bench.qset heldout4 --no-videos"
+    )
+    names = {v.name for v in HELDOUT4_VIDEOS}
+    assert not names & {v.name for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *VIDEOS)}
+    assert {r["split"] for r in RECORDS4} == {"test4"} and set(SPLITS4) == names
+    assert sum(r["format"] == "open" for r in RECORDS4) >= 0.9 * len(RECORDS4) and len(RECORDS4) >= 400
+    old_kinds = {ln.kind for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *VIDEOS) for ln in v.lines}
+    assert {ln.kind for v in HELDOUT4_VIDEOS for ln in v.lines} - old_kinds == {"cancel", "menu"}
+    long = [v for v in HELDOUT4_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
+    assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
+    assert set(Counter(r["type"] for r in RECORDS4)) == set(TYPES)
+    # its sign texts are new: none is shown in an earlier set's video
+    old_signs = {s.text for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *VIDEOS) for s in v.signs}
+    assert not {s.text for v in HELDOUT4_VIDEOS for s in v.signs} & old_signs
 
 
 def test_size_mix_and_videos() -> None:
@@ -240,7 +265,8 @@ def test_every_answer_comes_from_the_spec(records: list[dict[str, Any]], videos:
                 assert lo <= line.start_s and _end(line) <= hi <= video.duration_s + 1, rid
             elif r["type"] == "denial":
                 assert (line.kind, ans) in {
-                    ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes")
+                    ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes"),
+                    ("cancel", "cancelled"),
                 }, rid  # fmt: skip
                 assert line.key in r["question"], rid
             else:

@@ -55,6 +55,9 @@ was written for, long silences between announcements. Same writer, its own archi
 The third (`generate3`, heldout3.jsonl, split 'test3', videos spec.HELDOUT3_VIDEOS) was built after
 test2 had been run once, the same way: six more videos, two more new kinds of line ('weather', a
 'change' of platform said beside departures), other stretches of the same footage.
+The fourth (`generate4`, heldout4.jsonl, split 'test4', videos spec.HELDOUT4_VIDEOS) was built after
+test3, the same way: six more videos, two more new kinds of line ('cancel', a
+cancelled service and where refunds are given; 'menu', the soup of the day), new slot values and signs.
 
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
@@ -77,6 +80,7 @@ from bench.qset import questions
 from bench.qset.spec import (
     HELDOUT2_VIDEOS,
     HELDOUT3_VIDEOS,
+    HELDOUT4_VIDEOS,
     HELDOUT_VIDEOS,
     POOLS,
     Line,
@@ -89,6 +93,7 @@ from bench.qset.spec import (
 HELDOUT_PATH = Path(__file__).with_name("heldout.jsonl")
 HELDOUT2_PATH = Path(__file__).with_name("heldout2.jsonl")
 HELDOUT3_PATH = Path(__file__).with_name("heldout3.jsonl")
+HELDOUT4_PATH = Path(__file__).with_name("heldout4.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -112,6 +117,8 @@ SPLITS: dict[str, str] = {
 SPLITS2: dict[str, str] = {v.name: "test2" for v in HELDOUT2_VIDEOS}
 # The third held-out set (spec.HELDOUT3_VIDEOS, heldout3.jsonl): all of it is test, asked once.
 SPLITS3: dict[str, str] = {v.name: "test3" for v in HELDOUT3_VIDEOS}
+# The fourth held-out set (spec.HELDOUT4_VIDEOS, heldout4.jsonl): all of it is test, asked once.
+SPLITS4: dict[str, str] = {v.name: "test4" for v in HELDOUT4_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -140,6 +147,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "street_corner": (("magician", "magic"), ("beachcomber", "beach")),
     "taxi_ride": (("zookeeper", "zoo"), ("trainer", "train")),
     "rabbit_hill": (("Londoner", "London"), ("clockmaker", "clock")),
+    "airport_hall": (("gallerist", "gallery"), ("trainee", "train")),
+    "cinema_lobby": (("frostbite", "frost"), ("miller", "mill")),
+    "orchard_morning": (("kitesurfer", "kites"), ("florist", "Florence")),
+    "cycle_route": (("stationmaster", "station"), ("toolmaker", "tool")),
+    "phone_update": (("coachbuilder", "coach"), ("boxer", "box")),
+    "burrow_news": (("musician", "music"), ("waterfall", "water")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -162,6 +175,8 @@ CAUSE_WORDS = {
     "the projector is broken": ("projector",),
     "the lift is broken": ("lift", "elevator"),
     "the pipes are frozen": ("pipe", "frozen", "freez"),
+    "the ceiling collapsed": ("ceiling",),
+    "the alarm system is faulty": ("alarm",),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -172,6 +187,8 @@ METHOD_WORDS = {
     "take the lift to the top floor": ("lift", "elevator"),
     "follow the yellow signs": ("yellow sign",),
     "walk past the fountain": ("fountain",),
+    "follow the red arrows": ("red arrow",),
+    "go through the tunnel under the road": ("tunnel",),
 }
 PLACE_NAMES = {
     "top": ("the sign at the top of the frame", "the banner across the top", "the text at the top of the screen"),
@@ -481,6 +498,32 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"platform {x}" for x in (p + 2, p + 5, abs(p - 1) or 13, p + 8, p + 11)],
         )  # fmt: skip
         w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src)
+    elif kind == "cancel":
+        v, c, desk = s["vehicle"], s["city"], s["desk"]
+        main(
+            "what",
+            [f"Where can I get a refund for the cancelled {v} to {c}?",
+             f"The {v} to {c} isn't running. Where do I get my money back?"],
+            f"Refunds for the {v} to {c} are given where?",
+            desk,
+            [],
+            POOLS["desk"],
+        )  # fmt: skip
+        w.add("what", f"Where was the cancelled {v} going?" if n_kind == 1 else
+              f"Where was the cancelled {v} with refunds at the {desk} going?", c, src)  # fmt: skip
+    elif kind == "menu":
+        soup, h = s["soup"], int(s["hour"])
+        main(
+            "what",
+            ["What is the soup of the day?", "Which soup is being served today?"] if n_kind == 1 else
+            [f"Which soup is served until {h} o'clock?", f"What soup can I get until {h} o'clock?"],
+            "Which of these is the soup of the day?" if n_kind == 1 else
+            f"Which of these soups is served until {h} o'clock?",
+            soup,
+            [],
+            POOLS["soup"],
+        )  # fmt: skip
+        w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s))
     else:
         raise ValueError(f"unknown line kind {kind!r}")
 
@@ -505,7 +548,7 @@ def _speech_questions(w: _Writer) -> None:
         )
         ans = mmss(line.start_s) if v.duration_s >= 100 else f"{round(line.start_s)} seconds"
         w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi])
-        if line.kind in ("lost", "closed", "delay", "weather"):
+        if line.kind in ("lost", "closed", "delay", "weather", "cancel"):
             _denial(w, i, line)
     pairs = list(zip(v.lines, v.lines[1:], strict=False))
     for n, (a, b) in enumerate((pairs[0], pairs[-1])):
@@ -537,6 +580,11 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
     elif line.kind == "weather":
         q = f"Is any {s['weather']} expected later, or does the announcement say nothing about the weather?"
         w.add("denial", q, "yes", src, [], expects="yes")
+    elif line.kind == "cancel":
+        w.add(
+            "denial", f"Is the {s['vehicle']} to {s['city']} still running today?", "cancelled", src,
+            ["canceled", "not running", "called off"], expects="no",
+        )  # fmt: skip
 
 
 # ------------------------------------------------------------------ on-screen text
@@ -777,6 +825,18 @@ HEAD3 = (
 def generate3(spoken_s: SpeechTime) -> list[dict[str, Any]]:
     """The third held-out set: its own videos, archive and split ('test3')."""
     return generate(spoken_s, HELDOUT3_VIDEOS, SPLITS3)
+
+
+HEAD4 = (
+    "# vidmem fourth held-out question set (bench/qset/heldout.py generate4, videos spec.HELDOUT4_VIDEOS): "
+    "python -m bench.qset heldout4 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout4.jsonl --video-root ~/.cache/vidmem/qset --split test4   (asked once)\n"
+)
+
+
+def generate4(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The fourth held-out set: its own videos, archive and split ('test4')."""
+    return generate(spoken_s, HELDOUT4_VIDEOS, SPLITS4)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:

@@ -110,6 +110,15 @@ KINDS: dict[str, Kind] = {
         "city",
         "the platform change for the {vehicle} to {city}",
     ),
+    # Kinds only the fourth held-out set (HELDOUT4_VIDEOS) says, for the same reason: a cancelled service
+    # and where its refunds are given (its yes/no question is 'is it still running', which the line denies),
+    # and the soup of the day with the hour it is served until.
+    "cancel": Kind(
+        "The {vehicle} to {city} is cancelled, and refunds are given at the {desk}.",
+        "city",
+        "the cancelled {vehicle} to {city}",
+    ),
+    "menu": Kind("The soup of the day is {soup}, served until {hour_words} o'clock.", "soup", "the {soup} soup"),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -143,6 +152,8 @@ POOLS: dict[str, tuple[str, ...]] = {
     "event": ("concert", "lecture", "film", "dance class", "cooking class"),
     "room": ("main hall", "garden", "basement", "east wing"),
     "goods": ("sandwiches", "postcards", "umbrellas", "desserts", "flowers", "books"),
+    "desk": ("information desk", "booking office", "service counter", "front desk", "help point"),
+    "soup": ("tomato", "mushroom", "lentil", "pumpkin", "onion", "carrot"),
 }
 
 
@@ -1025,3 +1036,155 @@ HELDOUT3_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT3_BY_NAME = {v.name: v for v in HELDOUT3_VIDEOS}
+
+
+# ------------------------------------------------------------------ the fourth held-out set (split 'test4')
+
+# Six videos built after the test, test2 and test3 sets, to measure answering once more on
+# videos no answering code has seen: two kinds of line no code was written for ('cancel', a cancelled
+# service and where refunds are given; 'menu', the soup of the day and until when it is served), slot
+# values and sign texts no other set uses, other stretches of the same footage, and in the two long
+# videos a second line under the top sign and a bottom caption over the top signs. People counts only
+# where vtest_counts_looped gives them. Nothing here was asked of the answering code before the one test4
+# run. As for test3, lines were checked against what faster-whisper base writes for them in their video
+# (an ingest of the six, --only tracking,asr,ocr,text_embeddings), and garbled answer words were replaced
+# before any question was asked. First ingest: 'bus to Stockholm' -> 'master's talk home', 'bus to
+# Copenhagen' -> 'must-a-copen Hager', code 'nine three one seven' -> 'i317', 'Meet Emma' -> 'Meet them',
+# 'boards at gate seven' -> 'Board at 8.7', 'olive' -> 'a live' (now tram to Naples, coach to Bristol,
+# 5384, Robert, gate fifteen, navy; the sign 'BUSES CANCELLED' with them). Second: 'tram to Naples' ->
+# 'tramton apples', 'lentil' (heard right the first time) -> 'rental' (now Glasgow, onion). Third: 'onion'
+# -> 'superman day is early' and 'gate fifteen' (heard right the second time) -> '8.15', the context of
+# the video's other lines changing what is heard (now gate sixteen, onion kept; checked with --only asr). Left as
+# they are after the fourth ingest, no answer word among them: 'coach to Amsterdam' -> 'coach and
+# Amsterdam', 'now leaves' -> 'how leaves' / 'are leaves' (airport_hall, burrow_news), 'is expected after'
+# -> 'in effect and after' (cinema_lobby), 'boards' -> 'board' (orchard_morning). Every sign text is read
+# exactly by OCR.
+HELDOUT4_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "airport_hall",
+        Footage("vtest", 45.0, loops=_looped(45.0, 160.0), width=640),
+        160.0,
+        VTEST_SCENE,
+        (
+            _line("cancel", 3.0, vehicle="coach", city="Amsterdam", desk="information desk"),
+            _line("depart", 26.0, color="gold", vehicle="train", platform=13),
+            _line("change", 49.0, vehicle="tram", city="Glasgow", platform=18),
+            _line("lost", 72.0, color="violet", item="handbag", spot="changing room"),
+            _line("closed", 96.0, place="art gallery", cause="the ceiling collapsed"),
+            _line("menu", 120.0, soup="mushroom", hour=3),
+            _line("code", 141.0, thing="staff entrance", code="5384"),
+        ),
+        (
+            Sign("DEPARTURES HALL", 0.0, 24.0),
+            Sign("COACH CANCELLED", 24.0, 50.0),
+            Sign("CHANGING ROOMS", 50.0, 94.0),
+            Sign("MIND THE STEP", 62.0, 112.0, "bottom"),
+            Sign("GALLERY SHUT", 94.0, 160.0),
+            Sign("SOUP AND BREAD", 132.0, 160.0, "top2"),
+        ),
+        vtest_counts_looped(45.0, 160.0),
+        ("hedgehog", "xylophone"),
+    ),
+    Video(
+        "cinema_lobby",
+        Footage("Megamind.avi", 4.0, loops=15, width=640, fps=12),
+        155.0,
+        DINNER_SCENE,
+        (
+            _line("menu", 4.0, soup="tomato", hour=9),
+            _line("event", 27.0, event="chess match", hour=8, room="west wing"),
+            _line("cancel", 50.0, vehicle="train", city="Barcelona", desk="booking office"),
+            _line("route", 73.0, dest="cathedral", method="follow the red arrows"),
+            _line("price", 95.0, city="Hamburg", price=66),
+            _line("meet", 117.0, name="Robert", landmark="old mill", hour=11),
+            _line("weather", 138.0, weather="frost", hour=12),
+        ),
+        (
+            Sign("NOW SHOWING", 0.0, 25.0),
+            Sign("CHESS TONIGHT", 25.0, 70.0),
+            Sign("POPCORN 2 FOR 1", 40.0, 100.0, "bottom"),
+            Sign("CATHEDRAL TOURS", 70.0, 115.0),
+            Sign("FROST WARNING", 115.0, 155.0),
+            Sign("WRAP UP WARM", 130.0, 155.0, "top2"),
+        ),
+        (),
+        ("lobster", "mandolin"),
+    ),
+    Video(
+        "orchard_morning",
+        Footage("tree.avi", 5.0, loops=2, width=640, fps=15),
+        50.0,
+        TREE_SCENE,
+        (
+            _line("closed", 1.5, place="sports hall", cause="the alarm system is faulty"),
+            _line("sale", 13.0, goods="kites", hour=4),
+            _line("board", 25.0, city="Florence", gate=16),
+            _line("menu", 37.0, soup="onion", hour=2),
+        ),
+        (
+            Sign("APPLE HARVEST", 0.0, 14.0),
+            Sign("KITES HALF PRICE", 14.0, 36.0),
+            Sign("SOUP KITCHEN", 36.0, 50.0, "bottom"),
+        ),
+        (),
+        ("gorilla", "clarinet"),
+    ),
+    Video(
+        "cycle_route",
+        Footage("bikes", 3.0, loops=6, fps=25),
+        55.0,
+        BIKES_SCENE,
+        (
+            _line("route", 1.0, dest="bus station", method="go through the tunnel under the road"),
+            _line("cancel", 14.0, vehicle="tram", city="Edinburgh", desk="service counter"),
+            _line("code", 28.0, thing="tool room", code="6153"),
+            _line("delay", 41.0, vehicle="coach", city="Milan", minutes=50),
+        ),
+        (
+            Sign("CYCLE ROUTE 4", 0.0, 15.0),
+            Sign("TRAMS CANCELLED", 15.0, 38.0),
+            Sign("COACH 50 MIN LATE", 38.0, 55.0),
+            Sign("SHARE THE ROAD", 10.0, 55.0, "bottom"),
+        ),
+        (),
+        ("flamingo", "tambourine"),
+    ),
+    Video(
+        "phone_update",
+        Footage("carphone", 2.0, loops=11, width=352, fps=15),
+        40.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("meet", 1.0, name="Daniel", landmark="red phone box", hour=5),
+            _line("menu", 14.0, soup="pumpkin", hour=1),
+            _line("depart", 27.0, color="cream", vehicle="coach", platform=10),
+        ),
+        (
+            Sign("ON THE PHONE", 0.0, 13.0),
+            Sign("BATTERY LOW", 13.0, 27.0),
+            Sign("CALL ME BACK", 27.0, 40.0, "bottom"),
+        ),
+        (),
+        ("hamster", "ukulele"),
+    ),
+    Video(
+        "burrow_news",
+        Footage("bigbuckbunny", 2.0, loops=10, width=640, fps=25),
+        45.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("price", 2.0, city="Budapest", price=47),
+            _line("cancel", 13.0, vehicle="coach", city="Bristol", desk="front desk"),
+            _line("lost", 24.0, color="navy", item="water bottle", spot="music room"),
+            _line("change", 35.0, vehicle="train", city="Munich", platform=20),
+        ),
+        (
+            Sign("BURROW NEWS", 0.0, 12.0),
+            Sign("COACHES CANCELLED", 12.0, 30.0),
+            Sign("PLATFORM 20", 30.0, 45.0, "bottom"),
+        ),
+        (),
+        ("rhinoceros", "bassoon"),
+    ),
+)
+HELDOUT4_BY_NAME = {v.name: v for v in HELDOUT4_VIDEOS}
