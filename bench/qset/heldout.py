@@ -688,19 +688,20 @@ def _aggregate_speech(w: _Writer) -> None:
               "Count the spoken announcements: how many are there?"):  # fmt: skip
         w.add("aggregate_speech", q, f"{n} announcements", ["lines"], count_accept(n, nouns))
     per_kind = Counter(ln.kind for ln in v.lines)
-    asks = {"depart": ("departures", "How many departures are announced?"),
-            "lost": ("items", "How many lost items are reported?"),
-            "closed": ("places", "How many places are said to be closed?"),
-            "event": ("events", "How many events does the speaker announce?")}  # fmt: skip
-    for kind, (noun, q) in asks.items():
+    # the nouns an answer counts with: "1 lost item" answers "How many lost items ...?" as "1 item" does
+    asks = {"depart": (("departures",), "How many departures are announced?"),
+            "lost": (("items", "lost items"), "How many lost items are reported?"),
+            "closed": (("places",), "How many places are said to be closed?"),
+            "event": (("events",), "How many events does the speaker announce?")}  # fmt: skip
+    for kind, (counted, q) in asks.items():
         if per_kind[kind] and (v.duration_s >= 150 or per_kind[kind] > 1):
             k = per_kind[kind]
             w.add(
                 "aggregate_speech",
                 q,
-                f"{k} {noun}",
+                f"{k} {counted[0]}",
                 [f"lines:{kind}"],
-                count_accept(k, (noun, "different", "in total")),
+                count_accept(k, (*counted, "different", "in total")),
             )
 
 
