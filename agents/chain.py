@@ -408,11 +408,8 @@ class Chain:
             answer, note = f"The memory does not show it: nothing in this video mentions {words}.", "not in the video"
         else:
             note = "the brief mentions it" if verdict is not None else "no verdict; the answer stands"
-        check = tree.add(read.id, "step", planner_step(CHECK_ABSENT, f"does the brief mention {words}?",
-                                                       text.strip(), usage, final=True))
-        read.status = "open"
-        check.status, check.answer, check.note = "answer", answer, f"{read.note}; checked: {note}"
-        return check
+        step = planner_step(CHECK_ABSENT, f"does the brief mention {words}?", text.strip(), usage, final=True)
+        return self._takes_over(tree, read, step, answer, f"checked: {note}")
 
     def _check_mark(self, tree: SearchTree, read: Node) -> Node:
         """`read`'s answer, read once more when it rests on another line than the one the brief marks
@@ -431,11 +428,17 @@ class Chain:
             [self.ctx.brief or "", f"The line marked best match: {line}", tree.question],
         )
         again = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
-        check = tree.add(read.id, "step", planner_step(CHECK_MARK, "read again from the best match", text.strip(),
-                                                       usage, again or "", final=True))
-        read.status = "open"
+        step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         note = "read again from the best match" if again else "no answer on a second reading; the answer stands"
-        check.status, check.answer, check.note = "answer", again or answer, f"{read.note}; {note}"
+        return self._takes_over(tree, read, step, again or answer, note)
+
+    @staticmethod
+    def _takes_over(tree: SearchTree, read: Node, step: Step, answer: str, note: str) -> Node:
+        """A check's step under the reading `read`, holding `answer` from then on (the reading stays
+        on its path, open); its note is the reading's and then `note`."""
+        check = tree.add(read.id, "step", step)
+        read.status = "open"
+        check.status, check.answer, check.note = "answer", answer, f"{read.note}; {note}"
         return check
 
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
