@@ -19,11 +19,14 @@ from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
-from queries.brief import Brief, BriefItem, content_words, evidence_brief
+from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text
 from queries.errors import QueryError
-from queries.time_phrases import parse_seconds
+from queries.question_words import subject_words
+from queries.time_phrases import number_words_to_digits, parse_seconds
 
-__all__ = ["BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "passed_over_mark", "with_brief"]
+__all__ = [
+    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark", "with_brief",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +61,26 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
         return passed_over_mark(brief, answer, max_tokens=max_tokens)
 
     return replace(ctx, brief=text, unmentioned=missing, brief_whole=shows_all_text(brief, max_tokens),
-                   mark_check=check_mark)
+                   mark_check=check_mark, counted=counted_answer(brief, max_tokens=max_tokens))
+
+
+def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
+    """The count the brief marks (`Brief.best_match`: the different on-screen texts, the named objects
+    at the asked instant), as an answer, when the question names nothing besides what was counted
+    ("How many different texts are shown on screen?", "How many people are visible at 0:20?"; not
+    "How many signs mention the museum?"). The small model, shown "6 different on-screen texts" in
+    the header and marked in the lines, answered 4 and kept 4 when asked again: a count the code made
+    is no reading for a model to get wrong. None otherwise and for multiple choice."""
+    top = brief.best_match if brief is not None and not brief.choices else None
+    if brief is None or top is None or top.kind != "count" or brief.facts is None:
+        return None
+    if subject_words(brief.question, brief.facts.categories):
+        return None
+    if not any(i is top for i in fitted_items(brief, max_tokens)):
+        return None
+    if top.start_s is not None and top.start_s == top.end_s and ": " in top.text:  # 'count at 20 s: 7 person visible'
+        return f"{top.text.split(': ', 1)[1]} at {seconds_text(top.start_s)} (counted in the memory)."
+    return f"{top.text} (counted in the memory)."
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -108,19 +130,22 @@ def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> 
 def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> str | None:
     """The line the brief marks as the best match, as shown, when `answer` rests on another shown
     line instead: it shares no word and names no time of the marked line, and shares some with
-    another text line. None otherwise, and for multiple-choice briefs (their choices are checked
-    apart) and marks on a count.
+    another text line; or, for a mark on a count, when the answer names none of its numbers. None
+    otherwise, and for multiple-choice briefs (their choices are checked apart).
 
     The small model quoted the line before the mark: "A ticket to Dublin ..." with '<- best match'
     on "The museum is closed ..." for what was announced as CALL BACK LATER appeared. On dev, the
     marked line holds the answer in 198 of the 204 marks whose answer can be told apart
     (stop 17, bench/brief precision), so an answer from another line is worth one more look."""
     top = brief.best_match if brief is not None and not brief.choices else None
-    if brief is None or top is None or top.kind == "count":
+    if brief is None or top is None:
         return None
     shown = fitted_items(brief, max_tokens)
     if not any(i is top for i in shown):
         return None
+    if top.kind == "count":
+        said = {float(n) for n in _NUMBER.findall(number_words_to_digits(answer))}
+        return None if said & _counted(top) else marked_line(brief, top)
     words = set(content_words(answer))
     times = _times(answer)  # not every number: "delayed by 10 minutes" is no time of the line at 9.8-12.4 s
     if any(_shared(top, words, times)):
@@ -140,10 +165,16 @@ def _times(answer: str) -> set[float]:
     return found | {parse_seconds(m.group(1)) for m in _MINUTES_SECONDS.finditer(answer)}
 
 
+def _counted(item: BriefItem) -> set[float]:
+    """The numbers a count item gives for what its question counts: objects at an instant (0 when
+    none was found), different on-screen texts (at the asked place, else in all)."""
+    out = {float(v) for r in item.rows for k, v in r.items() if k in ("visible", "max_visible", "counted")}
+    return out or {0.0}
+
+
 def _used(item: BriefItem, words: set[str], numbers: set[float]) -> bool:
     if item.kind == "count":
-        counted = {float(v) for r in item.rows for k, v in r.items() if k in ("visible", "max_visible")}
-        return bool(counted & numbers)
+        return bool(_counted(item) & numbers)
     return any(_shared(item, words, numbers))
 
 

@@ -119,7 +119,9 @@ def _head(brief: Brief) -> list[str]:
     facts = brief.facts
     if facts is not None:
         length = f"{seconds_text(facts.duration_s)} long" if facts.duration_s is not None else "length unknown"
-        objs = ", ".join(f"{facts.instances[c]} {c}" for c in facts.categories[:6]) or "none tracked"
+        # "43 person" beside "7 different on-screen texts" was answered as the texts' count: a track is
+        # no thing the question counts (one person walking out of sight and back is two)
+        objs = ", ".join(f"{c} ({facts.instances[c]} tracks)" for c in facts.categories[:6]) or "none tracked"
         which = "video of the best match" if brief.archive else "video"
         name = f"{facts.file} ({facts.video_id})" if facts.file else facts.video_id
         texts = _texts_said(facts, listed=not brief.whole_text)

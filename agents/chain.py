@@ -417,12 +417,18 @@ class Chain:
         was announced as CALL BACK LATER appeared, the small model quoted the line before it. The
         second reading gets the brief, the marked line and the question, not the first answer (shown
         it, the model said it again). It holds the answer when it gives one; an answer that already
-        says the memory lacks it is left alone (the absence check's business)."""
+        says the memory lacks it is left alone (the absence check's business). A count the code made
+        for just what the question counts (`ctx.counted`) replaces an answer with another number,
+        with no call."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
         line = passed_over(answer) if passed_over is not None and not _DENIES.search(answer) else None
         if line is None:
             return read
+        if self.ctx.counted is not None:  # a count the code made for just what is asked: no reading needed
+            step = planner_step(CHECK_MARK, "the count the code made", self.ctx.counted, Usage(), self.ctx.counted,
+                                final=True)
+            return self._takes_over(tree, read, step, self.ctx.counted, "the count the code made")
         text, usage = self._plain_call(
             "planner:mark_check",
             [self.ctx.brief or "", f"The line marked best match: {line}", tree.question],

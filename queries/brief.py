@@ -233,7 +233,11 @@ class Brief:
         they talked about X", "what was said right before X": the model answered with X itself, the
         line that shares the question's words); else the top search hit, when it matches the
         question well enough to be pointed at: a mark on a loosely related line ("NORTH SQUARE" for
-        "where is the helicopter?") was followed by the model. Two related lines: no mark."""
+        "where is the helicopter?") was followed by the model. Two related lines: no mark. A question
+        that counts what the code counted is marked on the count (`_counted`)."""
+        counted = self._counted()
+        if counted is not None:
+            return counted
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if related:
             return related[0] if len(related) == 1 else None
@@ -260,6 +264,20 @@ class Brief:
         ):
             return None
         return top
+
+    def _counted(self) -> BriefItem | None:
+        """The count the code computed for what a counting question counts: the different on-screen
+        texts, or the named objects at the one instant it names. Shown "6 different on-screen texts"
+        twice, the small model answered 4; shown "tracked objects: 43 person" beside 7 texts, 43."""
+        if not _COUNT_QUESTION.search(self.question):
+            return None
+        counts = [i for i in self.items if i.kind == "count"]
+        texts = [i for i in counts if i.rows and "distinct_texts" in i.rows[0]]
+        if len(texts) == 1:
+            return texts[0]
+        named = self.facts is not None and object_categories(self.question, self.facts.categories)
+        at = [i for i in counts if i.start_s is not None and i.start_s == i.end_s]
+        return at[0] if named and len(at) == 1 else None
 
     @property
     def best_choice(self) -> int | None:
@@ -396,7 +414,7 @@ def evidence_brief(
         order = _order_items(memory, vid, question, encoder)
         items += order
         if _DISTINCT_TEXTS.search(question):
-            items += _distinct_text_items(memory, vid, facts)
+            items += _distinct_text_items(memory, vid, facts, question)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question, noise[vid])
@@ -956,17 +974,46 @@ _DISTINCT_SQL = (
 )
 
 
-def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts) -> list[BriefItem]:
+def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts, question: str) -> list[BriefItem]:
     """How many different texts were on screen (compared without case, spaces or punctuation; likely
-    OCR noise left out), each with when it was first and last shown."""
+    OCR noise left out), each with when it was first and last shown, and how many at each place on
+    the frame (where each first shows). The number asked for comes first: a place's when the question
+    names one ("How many different texts does the sign at the top show?" was answered with the whole
+    video's count), else the whole video's (shown a count per place first, the model read out one)."""
     kept = {_fold(t) for t, _, _ in facts.texts}
     rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist() if _fold(r["text"]) in kept]
-    listing = "; ".join(f'"{_clip(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in facts.texts)
-    text = f"{len(facts.texts)} different on-screen texts: {listing}" if facts.texts else "no on-screen text"
+    if not facts.texts:
+        return [BriefItem("count", vid, None, None, "no on-screen text", 1.0, _sql(_DISTINCT_SQL, vid),
+                          ({"distinct_texts": 0, "counted": 0},))]
+    spans = _places(run_sql(memory, _PLACES_SQL, [vid]).to_pylist())
+    first: dict[str, tuple[str | None, int | None]] = {}  # folded text -> (place, line) of its first span
+    for r in rows:
+        first.setdefault(_fold(r["text"]), spans.get(r["item_id"], (None, None)))
+    groups: dict[str, list[tuple[str, float, float]]] = {}
+    for t, a, b in facts.texts:
+        place, line = first.get(_fold(t), (None, None))
+        where = "at an unknown place" if place is None else f"at the {place}" + (
+            f" ({_ORDINALS.get(line, f'line {line}')})" if line is not None and line > 1 else "")
+        groups.setdefault(where, []).append((t, a, b))
+
+    def listed(texts: Sequence[tuple[str, float, float]]) -> str:
+        return ", ".join(f'"{_clip(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)
+
+    want = asked_place(question)
+    asked = groups.get(f"at the {want}") if want is not None else None
+    total = f"{len(facts.texts)} different on-screen texts"  # the line starts "whole video"
+    tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
+    if asked is not None:
+        others = [(g, ts) for g, ts in groups.items() if g != f"at the {want}"]
+        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} at the {want}: {listed(asked)}; {total} in all"
+        text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
+    else:
+        text = f"{total}: {listed(facts.texts)}; by place: {tally}"
     if facts.noise:
         text += f" ({facts.noise} more rows are likely OCR noise)"
+    counted = len(asked) if asked is not None else len(facts.texts)
     return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
-                      tuple({**r, "distinct_texts": len(facts.texts)} for r in rows))]
+                      tuple({**r, "distinct_texts": len(facts.texts), "counted": counted} for r in rows))]
 
 
 def _fold(text: str) -> str:

@@ -29,14 +29,14 @@ STOPWORDS = frozenset(
 #: time, place on screen, quantity, reasons ("what does the voice *bring up* *near* the *end*").
 #: They are searched for, but their absence from the memory says nothing (`subject_words`).
 FRAME_WORDS = frozenset(re.findall(r"\w+", """
-    talk talks talked talking topic topics voice voices bring brings brought word words text texts sign signs
-    written writing read reads reading caption captions title label message messages notice board display
-    displayed announce announces announced announcement tell tells told speak speaks spoken narrator describe
-    describes give gives given long stay stays during part top bottom middle left right around near nearly
-    mark after before next later earlier until while since between halfway through whole roughly about
-    approximately exactly few several distinct different same other another colour color reason according
-    change changes changed appear appeared disappear disappears disappeared replaced number count times often
-    see seen look looks kind sort type thing things something anything nothing likely probably"""))
+    frame frames talk talks talked talking topic topics voice voices bring brings brought word words text texts
+    sign signs written writing read reads reading caption captions title label message messages notice board
+    display displayed announce announces announced announcement tell tells told speak speaks spoken narrator
+    describe describes give gives given long stay stays during part top bottom middle left right around near
+    nearly mark after before next later earlier until while since between halfway through whole roughly about
+    approximately exactly few several distinct different same other another colour color reason according change
+    changes changed appear appeared disappear disappears disappeared replaced number count times often see seen
+    look looks kind sort type thing things something anything nothing likely probably"""))
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

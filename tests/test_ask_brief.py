@@ -226,6 +226,36 @@ def test_an_answer_from_the_best_match_or_no_line_stands(known: Any, minilm: Any
     assert llm.kinds == [READER] and answer.text == reply.removeprefix("Answer: ")
 
 
+PEOPLE_AT_2 = "How many people are visible 2 seconds in?"  # the library counts 2 at 2 s: the count is marked
+COUNTED = "2 person visible at 2 s (counted in the memory)."
+
+
+@pytest.mark.parametrize(("first", "expected"), [
+    ("Answer: 4 people.", COUNTED),  # none of the count's numbers: the count the code made, no call
+    ("Answer: Two people are visible.", "Two people are visible."),  # the count, in words
+    ("Answer: 2 people, at 2 s.", "2 people, at 2 s."),
+])  # fmt: skip
+def test_an_answer_off_the_count_the_code_made_is_replaced_by_it(
+    known: Any, minilm: Any, first: str, expected: str
+) -> None:
+    llm = ScriptedChat([], routes={READER: [first]})
+    answer = ask(PEOPLE_AT_2, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER] and answer.text == expected
+    if expected == COUNTED:
+        check = next(n for n in answer.tree if n.status == "answer")
+        assert check.step is not None and check.step.action == CHECK_MARK
+        assert check.note.endswith("the count the code made") and answer.usage.calls == 1
+
+
+def test_a_count_of_something_the_code_did_not_count_is_read_again(known: Any, minilm: Any) -> None:
+    """'wearing hats' is more than the library counted: the mark stays a hint, read once more."""
+    llm = ScriptedChat([], routes={READER: ["Answer: 4 people."], MARKER: ["Answer: 1 person."]})
+    answer = ask("How many people wearing hats are visible 2 seconds in?", _ctx(known, llm, minilm),
+                 tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.text == "1 person."
+    assert "The line marked best match: 2 s count at 2 s: 2 person visible" in llm.calls[1][1].content
+
+
 def test_the_best_match_check_can_be_turned_off(known: Any, minilm: Any) -> None:
     llm = ScriptedChat([], routes={READER: ["Answer: The red train leaves the station at 1 s."]})
     answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()],

@@ -394,6 +394,48 @@ def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     assert max(brief.choices, key=lambda c: c.score).index == 1
 
 
+@pytest.fixture(scope="module")
+def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The known memory's vA with its second text ('CAMERA 2 NORTH GATE') at the bottom of the frame
+    and a third, 'PLATFORM 10', at the top from 10 to 14 s: two texts at the top, one at the bottom."""
+    from memory import rows_table
+    from tests.test_queries_data import build_rows
+
+    rows = build_rows(minilm)
+    spans = rows[0].tables["ocr_spans"].to_pylist()
+    spans[1] = {**spans[1], "y1": 420.0, "y2": 450.0}
+    spans.append({**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 10"})
+    rows[0].tables["ocr_spans"] = rows_table(
+        "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans], "vA")
+    path: Path = tmp_path_factory.mktemp("placed") / "placed.duckdb"
+    with open_memory(path) as mem:
+        for r in rows:
+            mem.write_video(r)
+    with open_memory(path, read_only=True) as mem:
+        yield mem
+
+
+def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: Any) -> None:
+    brief = evidence_brief(placed, "How many different texts does the sign at the bottom show?", video_id="vA")
+    counted = next(i for i in brief.items if i.kind == "count")
+    assert counted.text.startswith('1 different text at the bottom: "CAMERA 2 NORTH GATE" first 15 s, last 16 s; '
+                                   '3 different on-screen texts in all; 2 at the top: "PLATFORM 9 EXIT" first 4 s')
+    assert brief.best_match is counted  # what the code counted is the answer to a question that counts it
+    assert counted.rows[0]["counted"] == 1 and counted.rows[0]["distinct_texts"] == 3
+    every = evidence_brief(placed, "How many different signs are shown?", video_id="vA").best_match
+    assert every is not None and every.kind == "count" and every.rows[0]["counted"] == 3
+    assert every.text.startswith('3 different on-screen texts: "PLATFORM 9 EXIT" first 4 s, last 9 s, "PLATFORM 10"')
+    assert every.text.endswith("; by place: 2 at the top, 1 at the bottom")
+    assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
+
+
+def test_people_counted_at_the_asked_instant_are_marked_only_when_the_question_names_them(known: Any) -> None:
+    people = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA")
+    assert people.best_match is not None and people.best_match.text == "count at 2 s: 2 person visible"
+    # no object named: the library counts every category at the instant, and no one count is the answer
+    assert evidence_brief(known, "How many are there 2 seconds in?", video_id="vA").best_match is None
+
+
 def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm: Any) -> None:
     brief = evidence_brief(
         known, "What does the speaker talk about 13 seconds in?", video_id="vA", encoder=minilm,

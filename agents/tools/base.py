@@ -50,6 +50,9 @@ class ToolContext:
     #: answer -> the brief's best-match line when the answer rests on another line instead, else
     #: None (`agents.brief.passed_over_mark`): such a read answer is read once more (`Chain.read`).
     mark_check: Callable[[str], str | None] | None = None
+    #: The count the code made, as an answer, when the question counts just what it counted
+    #: (`agents.brief.counted_answer`): a read answer with another number is replaced by it.
+    counted: str | None = None
 
 
 @dataclass(frozen=True)
