@@ -159,9 +159,12 @@ NOT_SAID = (
     "no mention", "not said", "never said", "not stated", "never stated", "no information", "not in the video",
     "does not show", "doesn t show", "not in the memory", "nothing about",
 )  # fmt: skip
+# A text never shown: vidmem's own "The memory does not show it: nothing in this video mentions 'X'"
+# says so as plainly as "it never appears" (it was scored wrong on dev and test3).
 NOT_SHOWN = (
     "never appears", "never appear", "does not appear", "doesn t appear", "not appear", "never shown",
     "not shown", "never on screen", "not on screen", "no such text", "no such sign", "never displayed",
+    "does not show", "doesn t show", "not in the video", "not in the memory",
 )  # fmt: skip
 # What a right 'why' or 'how' answer must contain, by the spec's cause or method.
 CAUSE_WORDS = {
