@@ -131,7 +131,7 @@ def ask(
     before = spent(ctx)  # a caller's metered model may have spent already
     # searched before the first LLM call; every chain starts from it (a stale one from a reused ctx is dropped)
     brief = build_brief(question, ctx, choices) if settings.brief_tokens else None
-    stale = replace(ctx, brief=None, unmentioned=(), brief_whole=False, mark_check=None, counted=None)
+    stale = replace(ctx, brief=None, unmentioned=(), look_alike=(), brief_whole=False, mark_check=None, counted=None)
     ctx = with_brief(stale, brief, max_tokens=settings.brief_tokens)
     toolset = list(tools) if tools is not None else default_tools(ctx)
     result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)

@@ -60,8 +60,9 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
     def check_mark(answer: str) -> str | None:
         return passed_over_mark(brief, answer, max_tokens=max_tokens)
 
-    return replace(ctx, brief=text, unmentioned=missing, brief_whole=shows_all_text(brief, max_tokens),
-                   mark_check=check_mark, counted=counted_answer(brief, max_tokens=max_tokens))
+    return replace(ctx, brief=text, unmentioned=missing, look_alike=brief.absent.look_alike,
+                   brief_whole=shows_all_text(brief, max_tokens), mark_check=check_mark,
+                   counted=counted_answer(brief, max_tokens=max_tokens))
 
 
 def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:

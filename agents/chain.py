@@ -393,13 +393,21 @@ class Chain:
         nowhere in the video (`ctx.unmentioned`) and the answer does not say so: shown a clip's whole
         transcript, the small model placed the helicopter nobody mentions 'at North Square', quoted
         an unrelated sentence for 'what does the speaker say about the bicycle?', and gave a time
-        for a sign reading 'TAXI' that no sign reads. NO: the answer is that the memory does not
+        for a sign reading 'TAXI' that no sign reads. When all the brief holds close to the word is a
+        look-alike ('lecture' for 'lecturer', `ctx.look_alike`) the code says so without a call: asked,
+        the model answered YES. NO: the answer is that the memory does not
         show it. YES or no verdict: the answer stands. The check is a step under the reading and
         holds the answer from then on."""
         answer = read.answer or ""
         if not self.ctx.unmentioned or _DENIES.search(answer):
             return read
         words = " or ".join(f"'{w}'" for w in self.ctx.unmentioned)
+        if self.ctx.look_alike:  # the yes/no call took 'lecture' for 'lecturer': the code states it, no call
+            alike = ", ".join(f"'{w}'" for w in self.ctx.look_alike)
+            answer = (f"The memory does not show it: nothing in this video mentions {words} word for word "
+                      f"({alike} is said or shown, a different word).")
+            step = planner_step(CHECK_ABSENT, f"is {words} in the brief?", answer, Usage(), answer, final=True)
+            return self._takes_over(tree, read, step, answer, "not in the video, only a look-alike word")
         text, usage = self._plain_call(
             "planner:absent_check", [self.ctx.brief or "", f"Question: does the brief say anything about {words}?"]
         )

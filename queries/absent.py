@@ -19,7 +19,7 @@ from memory import Memory
 from queries.question_words import QUOTED, object_categories, stems, subject_words
 from queries.run import run_sql
 
-__all__ = ["Absent", "absent_from_video"]
+__all__ = ["Absent", "absent_from_video", "look_alikes"]
 
 #: Rows of the video whose words hold a stem ($1: the video, $2: a regex): speech, on-screen text,
 #: captions, action labels, and tracked objects' category and appearance.
@@ -44,6 +44,9 @@ class Absent:
 
     quoted: tuple[str, ...] = ()  # quoted texts that no text row reads
     words: tuple[str, ...] = ()  # the subject words, when none of them is found
+    #: words the video does hold that only share a root with a missing subject word ('library' for
+    #: 'librarian'): another word, which a search close in meaning finds (`look_alikes`)
+    look_alike: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.quoted or self.words)
@@ -58,6 +61,10 @@ class Absent:
             said = ", ".join(f"'{w}'" for w in self.words)
             parts.append(f"nothing in this video's speech, on-screen text, captions, actions or tracked objects "
                          f"has the word {said} (it may be said in other words)")
+        if self.words and self.look_alike:
+            alike = ", ".join(f"'{w}'" for w in self.look_alike)
+            parts.append(f"{alike} {'is' if len(self.look_alike) == 1 else 'are'} said or shown: "
+                         f"a different word that only looks alike")
         return "; ".join(parts)
 
 
@@ -72,6 +79,33 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
     return Absent(quoted, words)
+
+
+def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
+    """The words of `text` that share a root with one of `words` without being a form of it: the
+    first four letters or more, all but at most three of the shorter word ('library' for 'librarian',
+    'snow' for 'snowman', 'locker' for 'locksmith'; not 'trains' for 'train').
+
+    >>> look_alikes(["librarian"], "The library is closed today."), look_alikes(["train"], "Two trains left.")
+    (('library',), ())
+    """
+    out = []
+    for t in dict.fromkeys(re.findall(r"[a-z]+", text.lower())):
+        for w in (w.lower() for w in words):
+            if stems([t]) == stems([w]) or t.startswith(stems([w])[0]):
+                continue  # a form of the word ('trains', 'announced'): the word itself is there
+            shared = len(_common_prefix(t, w))
+            if shared >= 4 and shared >= min(len(t), len(w)) - 3:
+                out.append(t)
+                break
+    return tuple(out)
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def _reads(memory: Memory, video_id: str, quoted: str) -> bool:

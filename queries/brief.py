@@ -34,7 +34,7 @@ from typing import Any
 
 from memory import Memory
 from queries import _checks
-from queries.absent import Absent, absent_from_video
+from queries.absent import Absent, absent_from_video, look_alikes
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import content_words, object_categories, stems
@@ -397,8 +397,8 @@ def evidence_brief(
         # nor when its speech or on-screen text was never read: what nothing read is not known missing
         unread = bool(set(facts.unread) - ({"asr"} if facts.has_audio is False else set()))
         absent = Absent() if archive or unread else absent_from_video(memory, vid, question, facts.categories)
-        if absent.words and max(cosine.values(), default=0.0) >= BEST_MATCH:
-            absent = replace(absent, words=())  # a text close in meaning may say it in other words
+        if absent.words:
+            absent = _close_in_meaning(absent, groups)
         counting = bool(_COUNT_QUESTION.search(question))
         if absent.words and (windows or counting):
             # a question that points at a time, or counts, is answered by what is there (or by 0), not by
@@ -434,6 +434,20 @@ def evidence_brief(
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
                  archive=archive, files={v: Path(p).name for v, p in paths.items()})
+
+
+def _close_in_meaning(absent: Absent, groups: list[tuple[str, list[TextHit]]]) -> Absent:
+    """`absent` without its words when a text close in meaning may say them in other words ("costs"
+    for "price"); kept, with the look-alike words, when every close text is close only by a word that
+    shares a root with a missing one: "What is announced about the librarian?" read back "The library
+    is closed ..." (the embedding is near for 'library'), and the answer was not "not mentioned"."""
+    close = [h.text for m, hs in groups if m == "semantic" for h in hs if h.score >= BEST_MATCH]
+    if not close:
+        return absent
+    alike = [look_alikes(absent.words, t) for t in close]
+    if not all(alike):
+        return replace(absent, words=())
+    return replace(absent, look_alike=tuple(dict.fromkeys(w for ws in alike for w in ws)))
 
 
 _PLACES_SQL = (

@@ -92,3 +92,24 @@ def test_a_close_meaning_silences_the_word_note(known: Any, minilm: Any) -> None
     assert absent_from_video(known, "vA", question, CATS).words == ("locomotive", "departs", "dawn")
     assert not evidence_brief(known, question, video_id="vA", encoder=minilm).absent
     assert evidence_brief(known, "Where is the helicopter?", video_id="vA", encoder=minilm).absent
+
+
+def test_a_text_close_only_by_a_look_alike_word_keeps_the_word_note() -> None:
+    """"What is announced about the librarian?" is near "The library is closed" in meaning by the
+    shared root alone: the note stays and names the look-alike; a text near in meaning without one
+    ("costs" for "price") silences it, as before."""
+    from queries.brief import _close_in_meaning
+    from queries.search import TextHit
+
+    def hit(text: str, score: float) -> TextHit:
+        return TextHit("vA", "transcript", 0, 1.0, 3.0, text, score)
+
+    missing = Absent(words=("librarian",))
+    library = [("semantic", [hit("The library is closed today.", 0.6), hit("Meet Laura at 4.", 0.2)])]
+    kept = _close_in_meaning(missing, library)
+    assert kept.words == ("librarian",) and kept.look_alike == ("library",)
+    assert "'library' is said or shown: a different word that only looks alike" in kept.note()
+    beside = [("semantic", [*library[0][1], hit("The reading room shuts at noon.", 0.5)])]
+    assert not _close_in_meaning(missing, beside)  # a close text with no look-alike may say it otherwise
+    assert _close_in_meaning(missing, [("keyword", library[0][1])]) == missing  # nothing close in meaning
+

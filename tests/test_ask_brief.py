@@ -398,3 +398,38 @@ def test_the_critic_reviews_a_read_answer_against_the_brief(known: Any, minilm: 
     review = llm.calls[1][1].content
     assert "<<<evidence brief" in review and "the red train" in review.lower()
     assert "rests on no rows" not in review
+
+
+@pytest.fixture(scope="module")
+def library(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The known memory with vA's last sentence 'The library is closed today because the heating is
+    broken.': near in meaning to "What is announced about the librarian?" by the look-alike alone."""
+    from tests import test_queries_data as data
+
+    saved = list(data.VA_SPEECH)
+    data.VA_SPEECH[2] = (2, 12.0, 14.0, "The library is closed today because the heating is broken.")
+    try:
+        rows = data.build_rows(minilm)
+    finally:
+        data.VA_SPEECH[:] = saved
+    path = tmp_path_factory.mktemp("library") / "library.duckdb"
+    with open_memory(path) as mem:
+        for r in rows:
+            mem.write_video(r)
+    with open_memory(path, read_only=True) as mem:
+        yield mem
+
+
+def test_a_word_only_a_look_alike_stands_for_is_not_in_the_video(library: Any, minilm: Any) -> None:
+    """Asked whether the brief says anything about 'lecturer' beside 'The lecture starts ...', the
+    small model said YES: when every text close to the question is close by a look-alike word, the
+    code states the absence, with no call."""
+    llm = ScriptedChat([], routes={READER: ["Answer: The library is closed today because the heating is broken."]})
+    answer = ask("What is announced about the librarian?", _ctx(library, llm, minilm),
+                 tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER]
+    assert answer.text == ("The memory does not show it: nothing in this video mentions 'librarian' word for word "
+                           "('library' is said or shown, a different word).")
+    check = next(n for n in answer.tree if n.status == "answer")
+    assert check.step is not None and check.step.action == CHECK_ABSENT and answer.usage.calls == 1
+

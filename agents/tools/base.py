@@ -45,6 +45,10 @@ class ToolContext:
     #: What the question names that the brief found nowhere in the video (quoted texts, subject
     #: words): a read answer that does not say so is checked before it stands (`Chain.read`).
     unmentioned: tuple[str, ...] = ()
+    #: Words the video does hold that only look like a missing subject word ('library' for
+    #: 'librarian'), when every text close in meaning is close by one of them: the absence is
+    #: then the code's to state, not a yes/no call's (`Chain._check_absent`).
+    look_alike: tuple[str, ...] = ()
     #: The brief shows every speech segment and on-screen text of the video: a search can add nothing.
     brief_whole: bool = False
     #: answer -> the brief's best-match line when the answer rests on another line instead, else
