@@ -412,11 +412,7 @@ def library(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         rows = data.build_rows(minilm)
     finally:
         data.VA_SPEECH[:] = saved
-    path = tmp_path_factory.mktemp("library") / "library.duckdb"
-    with open_memory(path) as mem:
-        for r in rows:
-            mem.write_video(r)
-    with open_memory(path, read_only=True) as mem:
+    with open_memory(data.written(rows, tmp_path_factory.mktemp("library") / "library.duckdb"), read_only=True) as mem:
         yield mem
 
 

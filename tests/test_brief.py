@@ -399,7 +399,7 @@ def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The known memory's vA with its second text ('CAMERA 2 NORTH GATE') at the bottom of the frame
     and a third, 'PLATFORM 10', at the top from 10 to 14 s: two texts at the top, one at the bottom."""
     from memory import rows_table
-    from tests.test_queries_data import build_rows
+    from tests.test_queries_data import build_rows, written
 
     rows = build_rows(minilm)
     spans = rows[0].tables["ocr_spans"].to_pylist()
@@ -407,11 +407,7 @@ def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     spans.append({**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 10"})
     rows[0].tables["ocr_spans"] = rows_table(
         "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans], "vA")
-    path: Path = tmp_path_factory.mktemp("placed") / "placed.duckdb"
-    with open_memory(path) as mem:
-        for r in rows:
-            mem.write_video(r)
-    with open_memory(path, read_only=True) as mem:
+    with open_memory(written(rows, tmp_path_factory.mktemp("placed") / "placed.duckdb"), read_only=True) as mem:
         yield mem
 
 

@@ -18,11 +18,12 @@ Video "vB" (30 s): unrelated speech, text and frames (distractors), no tracks.
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memory import Memory, VideoRecord, VideoRows, rows_table
+from memory import Memory, VideoRecord, VideoRows, open_memory, rows_table
 
 MODEL = "all-MiniLM-L6-v2"  # the label ingest's TextEncoder stores for the packaged model
 
@@ -179,6 +180,14 @@ def build_rows(encoder: MiniLM) -> list[VideoRows]:
         )
         out.append(VideoRows(record, tables))
     return out
+
+
+def written(rows: list[VideoRows], path: Path) -> Path:
+    """`path`, a new memory holding `rows` (the known rows, changed by a test)."""
+    with open_memory(path) as mem:
+        for r in rows:
+            mem.write_video(r)
+    return path
 
 
 def write_known(memory: Memory, encoder: MiniLM) -> None:

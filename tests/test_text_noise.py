@@ -1,7 +1,6 @@
 """Likely OCR noise (queries/text_noise.py): kept in the memory, left out of the brief's counts and
 whole-video lines, marked and ranked last where a search finds it, ranked down in archive search."""
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +9,7 @@ from agents.brief_text import brief_text
 from memory import open_memory, rows_table
 from queries import evidence_brief, search_archive
 from queries.text_noise import noise_reason, noisy_spans, video_scripts
-from tests.test_queries_data import build_rows
+from tests.test_queries_data import build_rows, written
 
 LATIN = frozenset({"Latin"})
 
@@ -50,11 +49,7 @@ def noisy(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         spans.append({**spans[0], "span_id": i, "start_s": s, "end_s": e, "text": t, "num_frames": n})
     va.tables["ocr_spans"] = rows_table("ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans],
                                         "vA")
-    path: Path = tmp_path_factory.mktemp("noise") / "noise.duckdb"
-    with open_memory(path) as mem:
-        for r in rows:
-            mem.write_video(r)
-    with open_memory(path, read_only=True) as mem:
+    with open_memory(written(rows, tmp_path_factory.mktemp("noise") / "noise.duckdb"), read_only=True) as mem:
         yield mem
 
 
