@@ -302,6 +302,29 @@ def test_seen_at_a_sample_the_detector_skipped_counts_the_nearest_detected_frame
     assert rows(queries.seen_at(empty_memory, vid, 0.3), "track_id", "t_s") == [(1, 0.5), (2, 0.5)]
 
 
+def test_seen_at_counts_an_object_boxed_twice_once(empty_memory: Memory) -> None:
+    """The detector's NMS keeps two boxes of one object when they overlap less than its IoU cut (a
+    lying figure boxed whole, track 1, and by its upper part, track 2: IoU 0.6, 96% of 2 inside 1):
+    counted once. Two people side by side (3, 4: 60% of 4 inside 3) and a bag inside a person's box
+    (another category) are all counted."""
+    from memory import VideoRecord, VideoRows, rows_table
+
+    vid = "vtwice00000000000"
+    shapes = {1: ("person", 47.0, 410.0, 140.0, 467.0), 2: ("person", 52.0, 408.0, 140.0, 445.0),
+              3: ("person", 300.0, 100.0, 340.0, 200.0), 4: ("person", 316.0, 110.0, 356.0, 210.0),
+              5: ("handbag", 310.0, 150.0, 325.0, 170.0)}  # fmt: skip
+    boxes = [{"track_id": tid, "frame_index": 0, "t_s": 0.0, "x1": x1, "y1": y1, "x2": x2, "y2": y2,
+              "confidence": 0.5, "category": cat} for tid, (cat, x1, y1, x2, y2) in shapes.items()]
+    tracks = [{"track_id": tid, "category": cat, "first_s": 0.0, "last_s": 0.0, "num_detections": 1}
+              for tid, (cat, *_) in shapes.items()]
+    record = VideoRecord(vid, "/videos/twice.mp4", "ok", duration_s=1.0, width=640, height=480)
+    empty_memory.write_video(VideoRows(record, {
+        "tracks": rows_table("tracks", tracks, vid), "detections": rows_table("detections", boxes, vid),
+    }))  # fmt: skip
+    assert rows(queries.seen_at(empty_memory, vid, 0.0), "track_id") == [(1,), (3,), (4,), (5,)]
+    assert run_sql(empty_memory, "SELECT count(*) AS n FROM seen_between(?, 0, 1)", [vid]).to_pylist() == [{"n": 4}]
+
+
 def test_seen_between_is_seen_at_frame_by_frame(mem: Memory) -> None:
     """The brief's window counts and its count at a second read the same gated boxes."""
     window = run_sql(mem, "SELECT * FROM seen_between('vA', 2.0, 6.0)").to_pylist()
