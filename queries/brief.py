@@ -37,7 +37,7 @@ from queries import _checks
 from queries.absent import Absent, absent_from_video, look_alikes
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
-from queries.question_words import content_words, object_categories, stems
+from queries.question_words import content_words, object_categories, stems, subject_words
 from queries.run import run_sql
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
@@ -77,6 +77,7 @@ _ASKS_CONTENT = re.compile(
     r"(?:^|[.!?;:]\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I
 )
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
+_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # counts things ('count' also asks to count people)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
 _ANCHOR = re.compile(
@@ -108,10 +109,14 @@ _CHANGES_TO = re.compile(
 )
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
-    r"\bhow many\s+(?:different\s+|distinct\s+|separate\s+)?(?:signs?|texts?|messages?|captions?|titles?|banners?|"
-    r"labels?|notices?|things? (?:are )?(?:written|shown))\b|\bnumber of (?:different |distinct )?(?:signs|texts)\b",
+    r"\b(?:how many|number of)\s+(?:(?:different|distinct|separate|unique|individual|on-?screen|written|pieces?|"
+    r"bits?|lines?|kinds?|of)\s+){0,3}(?:signs?|texts?|messages?|captions?|titles?|banners?|labels?|notices?|"
+    r"overlays?|writing|things? (?:are )?(?:written|shown))\b",
     re.I,
 )
+#: "How many separate announcements does the speaker make?", "how many different things does the voice
+#: announce?": the stretches of speech (turns), counted.
+_SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
 _TEXT_QUESTION = re.compile(
     r"\b(signs?|texts?|written|writing|read|reads|captions?|titles?|banners?|labels?|board|screen|display|displayed|"
     r"overlays?|subtitles?|posters?|headlines?|ticker|lettering)\b", re.I
@@ -275,6 +280,10 @@ class Brief:
         texts = [i for i in counts if i.rows and "distinct_texts" in i.rows[0]]
         if len(texts) == 1:
             return texts[0]
+        # speech turns answer "how many announcements", not "how many lost items are reported"
+        turns = [i for i in counts if i.rows and "speech_turns" in i.rows[0]]
+        if len(turns) == 1 and self.facts is not None and not subject_words(self.question, self.facts.categories):
+            return turns[0]
         named = self.facts is not None and object_categories(self.question, self.facts.categories)
         at = [i for i in counts if i.start_s is not None and i.start_s == i.end_s]
         return at[0] if named and len(at) == 1 else None
@@ -415,6 +424,8 @@ def evidence_brief(
         items += order
         if _DISTINCT_TEXTS.search(question):
             items += _distinct_text_items(memory, vid, facts, question)
+        elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)):
+            items += _speech_turn_items(memory, vid)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question, noise[vid])
@@ -1028,6 +1039,50 @@ def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts, question: 
     counted = len(asked) if asked is not None else len(facts.texts)
     return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(facts.texts), "counted": counted} for r in rows))]
+
+
+_TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript " \
+    "WHERE video_id = ? ORDER BY start_s"
+#: Speech with a shorter pause than this is one turn: a recogniser splits one announcement into
+#: several segments (a long sentence, a breath), and announcements are set apart by longer pauses.
+TURN_PAUSE_S = 1.5
+
+
+def _speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """Transcript rows (in time order) grouped into turns: runs of speech with no pause of
+    `TURN_PAUSE_S` or more inside.
+
+    >>> said = [{"start_s": 0, "end_s": 2}, {"start_s": 2.5, "end_s": 4}, {"start_s": 9, "end_s": 10}]
+    >>> [len(t) for t in _speech_turns(said)]
+    [2, 1]
+    """
+    turns: list[list[Mapping[str, Any]]] = []
+    for r in rows:
+        if turns and float(r["start_s"]) - float(turns[-1][-1]["end_s"]) < TURN_PAUSE_S:
+            turns[-1].append(r)
+        else:
+            turns.append([r])
+    return turns
+
+
+def _speech_turn_items(memory: Memory, vid: str) -> list[BriefItem]:
+    """How many separate stretches of speech (turns, set apart by pauses) the video has, each with its
+    time. Shown all seven announcements numbered "speech 1 of 7" ... "7 of 7", the small model answered
+    "3 separate announcements": the code counts, the model reads the count."""
+    rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
+    turns = _speech_turns(rows)
+    if not turns:
+        text = "no speech"
+    else:
+        text = (f"{len(turns)} separate stretch{'es' * (len(turns) != 1)} of speech (turns, set apart by pauses of "
+                f"{TURN_PAUSE_S:g} s or more), at " + ", ".join(
+                    span_text(float(t[0]["start_s"]), float(t[-1]["end_s"])) for t in turns[:12])
+                + (", ..." if len(turns) > 12 else ""))
+    # one row per turn, not the transcript rows: lines the count stands beside are still shown as lines
+    return [BriefItem("count", vid, None, None, text, 1.0, _sql(_TURNS_SQL, vid), tuple(
+        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "segments": len(t),
+         "speech_turns": len(turns), "counted": len(turns)} for k, t in enumerate(turns, 1)
+    ) or ({"speech_turns": 0, "counted": 0},))]
 
 
 def _fold(text: str) -> str:

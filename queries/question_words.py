@@ -34,9 +34,9 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     display displayed announce announces announced announcement tell tells told speak speaks spoken narrator
     describe describes give gives given long stay stays during part top bottom middle left right around near
     nearly mark after before next later earlier until while since between halfway through whole roughly about
-    approximately exactly few several distinct different same other another colour color reason according change
-    changes changed appear appeared disappear disappears disappeared replaced number count times often see seen
-    look looks kind sort type thing things something anything nothing likely probably"""))
+    approximately exactly few several distinct different separate same other another colour color reason according
+    change changes changed appear appeared disappear disappears disappeared replaced number count times often see
+    seen look looks kind sort type thing things something anything nothing likely probably make makes made"""))
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

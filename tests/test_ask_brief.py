@@ -247,6 +247,15 @@ def test_an_answer_off_the_count_the_code_made_is_replaced_by_it(
         assert check.note.endswith("the count the code made") and answer.usage.calls == 1
 
 
+def test_an_announcement_count_off_the_turns_is_replaced_by_them(known: Any, minilm: Any) -> None:
+    """Shown the seven announcements numbered '1 of 7' to '7 of 7', the small model answered 3."""
+    llm = ScriptedChat([], routes={READER: ["Answer: The speaker makes 2 announcements."]})
+    answer = ask("How many separate announcements does the speaker make?", _ctx(known, llm, minilm),
+                 tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER] and answer.text.startswith("3 separate stretches of speech")
+    assert answer.text.endswith("(counted in the memory).") and answer.usage.calls == 1
+
+
 def test_a_count_of_something_the_code_did_not_count_is_read_again(known: Any, minilm: Any) -> None:
     """'wearing hats' is more than the library counted: the mark stays a hint, read once more."""
     llm = ScriptedChat([], routes={READER: ["Answer: 4 people."], MARKER: ["Answer: 1 person."]})

@@ -425,6 +425,35 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
     assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
 
 
+@pytest.mark.parametrize("question", [
+    "How many separate announcements does the speaker make?", "Count the spoken announcements: how many are there?",
+    "Over the whole video, how many different things does the voice announce?",
+])  # fmt: skip
+def test_stretches_of_speech_are_counted_and_the_count_is_marked(known: Any, question: str) -> None:
+    """vA's three segments are set apart by pauses of 1.5 s and more: three turns, counted by the code."""
+    brief = evidence_brief(known, question, video_id="vA")
+    counted = brief.best_match
+    assert counted is not None and counted.kind == "count" and counted.rows[0]["counted"] == 3
+    assert counted.text == ("3 separate stretches of speech (turns, set apart by pauses of 1.5 s or more), "
+                            "at 1-3.5 s, 5-7 s, 12-14 s")
+    assert [(r["start_s"], r["end_s"]) for r in counted.rows] == [(1.0, 3.5), (5.0, 7.0), (12.0, 14.0)]
+
+
+def test_a_count_of_something_said_is_not_marked_on_the_turns(known: Any) -> None:
+    """'how many trains' counts trains, not turns: the turn count is shown, unmarked."""
+    brief = evidence_brief(known, "How many trains does the speaker mention?", video_id="vA")
+    assert any(i.kind == "count" and "stretches of speech" in i.text for i in brief.items)
+    assert brief.best_match is None or brief.best_match.kind != "count"
+
+
+def test_speech_turns_join_segments_a_short_pause_apart() -> None:
+    from queries.brief import TURN_PAUSE_S, _speech_turns
+
+    segments = [{"start_s": 0.0, "end_s": 2.0}, {"start_s": 2.4, "end_s": 4.0}, {"start_s": 4.0 + TURN_PAUSE_S,
+                                                                                "end_s": 6.0}]
+    assert [len(t) for t in _speech_turns(segments)] == [2, 1] and _speech_turns([]) == []
+
+
 def test_people_counted_at_the_asked_instant_are_marked_only_when_the_question_names_them(known: Any) -> None:
     people = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA")
     assert people.best_match is not None and people.best_match.text == "count at 2 s: 2 person visible"
