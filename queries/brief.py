@@ -121,6 +121,9 @@ _TEXT_QUESTION = re.compile(
     r"\b(signs?|texts?|written|writing|read|reads|captions?|titles?|banners?|labels?|board|screen|display|displayed|"
     r"overlays?|subtitles?|posters?|headlines?|ticker|lettering)\b", re.I
 )
+#: Speech named as such ("what does the sign say?" asks about text: no 'say' here).
+_SPOKEN = re.compile(r"\b(said|speak|speaks|spoken|speaker|mentions?|mentioned|talk|talks|talked|voice|narrator|"
+                     r"announces?|announced|announcements?|tells?|told|speech)\b", re.I)
 _SPEECH_QUESTION = re.compile(r"\b(say|says|said|speak|speaks|spoken|speaker|mention|mentions|mentioned|talk|talks|"
                               r"voice|narrator|announce|announces|announced|tell|tells|told|words?|speech)\b", re.I)
 
@@ -246,6 +249,9 @@ class Brief:
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if related:
             return related[0] if len(related) == 1 else None
+        placed = self._at_asked_place()
+        if placed is not None:
+            return placed
         # a line made only of the question's own words ('WAITING ROOM' for "What was left in the waiting
         # room?") restates it and cannot answer a question for something else; it is the answer to
         # when it is on, which video has it, or whether it is said (those ask about the line itself)
@@ -269,6 +275,23 @@ class Brief:
         ):
             return None
         return top
+
+    def _at_asked_place(self) -> BriefItem | None:
+        """The one on-screen text at the place (and line) on the frame that a question about text
+        names, within the time it names: "late in the video, what does the line below the top sign
+        read?" was answered with the top line, both shown and placed ("top, first line", "top,
+        second line"). None when several or none fit, and for questions about speech."""
+        want = asked_place(self.question)
+        if want is None or self.archive or _SPOKEN.search(self.question):
+            return None
+        line = asked_line(self.question)
+        fits: dict[tuple[str, int], BriefItem] = {}
+        for i in self.items:
+            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.place == want and (
+                line is None or i.line == line
+            ) and (not self.windows or any(i.overlaps(w.start_s, w.end_s) for w in self.windows)):
+                fits.setdefault((i.video_id, i.item_id), i)
+        return next(iter(fits.values())) if len(fits) == 1 else None
 
     def _counted(self) -> BriefItem | None:
         """The count the code computed for what a counting question counts: the different on-screen
@@ -483,21 +506,53 @@ def screen_place(y: float) -> str:
 _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|middle|cent(?:re|er))\b", re.I)
 
 
+#: "the line below the top sign", "a second line of text under the top sign": the top's second line.
+_BELOW_TOP = re.compile(r"\b(?:below|under|underneath|beneath)\s+(?:the\s+)?(?:top|upper|first)\s+(?:sign|line|text|"
+                        r"caption|banner|title|board|notice)", re.I)
+#: "the lower caption", "the top banner": the place said as an adjective of the text.
+_PLACE_ADJECTIVE = re.compile(r"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:captions?|signs?|"
+                              r"texts?|lines?|banners?|overlays?|titles?|labels?|boards?|notices?|subtitles?)\b", re.I)
+_NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)\s+line\b", re.I)
+#: "the lower of the two top lines": the second line, "the upper of the two lines": the first.
+_OF_TWO_LINES = re.compile(r"\b(lower|bottom|upper|top)\s+of\s+the\s+(?:two\s+)?(?:[\w-]+\s+)?lines\b", re.I)
+_PLACE_NAMES = {"upper": "top", "lower": "bottom", "centre": "middle", "center": "middle"}
+
+
 def asked_place(question: str) -> str | None:
     """Where on the frame `question` looks ('top', 'bottom', 'middle'), or None.
 
-    >>> asked_place("What does the caption at the bottom of the frame say?")
-    'bottom'
+    >>> asked_place("What does the caption at the bottom of the frame say?"), asked_place("the lower caption")
+    ('bottom', 'bottom')
+    >>> asked_place("What does the line below the top sign read?"), asked_place("What does the sign say?")
+    ('top', None)
     """
-    asked = _ASKED_PLACE.search(question)
-    return asked.group(1).lower().replace("centre", "middle").replace("center", "middle") if asked else None
+    if _BELOW_TOP.search(question):
+        return "top"
+    asked = _ASKED_PLACE.search(question) or _PLACE_ADJECTIVE.search(question)
+    return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower()) if asked else None
+
+
+def asked_line(question: str) -> int | None:
+    """Which line at its place `question` asks for, counted from the top (2: "the line below the
+    top sign", "a second line of text"), or None.
+
+    >>> asked_line("Late in the video a second line of text appears under the top sign. What does it say?")
+    2
+    """
+    nth = _NTH_LINE.search(question)
+    if nth:
+        return 2 if nth.group(1).lower() in ("second", "2nd") else 3
+    of_two = _OF_TWO_LINES.search(question)
+    if of_two:
+        return 2 if of_two.group(1).lower() in ("lower", "bottom") else 1
+    return 2 if _BELOW_TOP.search(question) else None
 
 
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
     """On-screen text lines get their `place` on the frame (from the span's box; a rendering shows it:
     "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
     rank lower and lose their match (react answered the top line 'DELAYED 20 MIN' for the bottom one)."""
-    want = asked_place(question)
+    want, want_line = asked_place(question), asked_line(question)
     places: dict[str, dict[int, tuple[str, int | None]]] = {}
     out = []
     for item in items:
@@ -508,7 +563,7 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
             if place is not None:
                 item = replace(item, place=place, line=line)
                 if want is not None and item.kind == "hit":
-                    fit = place == want
+                    fit = place == want and want_line in (None, line)
                     item = replace(item, score=item.score * (1.0 if fit else 0.5),
                                    match=min(1.0, item.match + 0.25) if fit else item.match * 0.5)
         out.append(item)

@@ -13,7 +13,16 @@ import pytest
 from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
-from queries.brief import BEST_MATCH, Brief, BriefItem, _places, content_words, object_categories
+from queries.brief import (
+    BEST_MATCH,
+    Brief,
+    BriefItem,
+    _places,
+    asked_line,
+    asked_place,
+    content_words,
+    object_categories,
+)
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
 from queries.time_phrases import TimeWindow
@@ -497,6 +506,51 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
     item = BriefItem("hit", "v", 130.0, 154.0, 'on-screen text: "STAIRS TO LEVEL 2"', 1.0, "SELECT 1",
                      source="ocr_spans", item_id=1, place="top", line=2)
     assert _line(item) == '130-154 s on-screen text (top, second line, below the first line): "STAIRS TO LEVEL 2"'
+
+
+@pytest.mark.parametrize(("question", "place", "line"), [
+    ("What does the caption at the bottom of the frame say?", "bottom", None),
+    ("In the last part of the video, what does the lower caption read?", "bottom", None),
+    ("In the last part of the video, what does the line below the top sign read?", "top", 2),
+    ("Late in the video a second line of text appears under the top sign. What does it say?", "top", 2),
+    ("Near the end, what is written in the lower of the two top lines?", "top", 2),
+    ("What does the upper banner show?", "top", None),
+    ("What does the sign say?", None, None),
+    ("What is said at the bottom of the hour?", "bottom", None),  # a place word, not on a frame: no mark follows
+])  # fmt: skip
+def test_the_place_and_line_a_question_asks_for(question: str, place: str | None, line: int | None) -> None:
+    assert (asked_place(question), asked_line(question)) == (place, line)
+
+
+@pytest.fixture(scope="module")
+def two_lines(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The placed memory's vA with 'PLATFORM 10' as a second line under 'PLATFORM 9 EXIT' (5-8 s)."""
+    from memory import rows_table
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    spans = rows[0].tables["ocr_spans"].to_pylist()
+    spans[1] = {**spans[1], "y1": 420.0, "y2": 450.0}
+    spans.append({**spans[0], "span_id": 2, "start_s": 5.0, "end_s": 8.0, "y1": 60.0, "y2": 90.0,
+                  "text": "PLATFORM 10"})
+    rows[0].tables["ocr_spans"] = rows_table(
+        "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans], "vA")
+    with open_memory(written(rows, tmp_path_factory.mktemp("lines") / "lines.duckdb"), read_only=True) as mem:
+        yield mem
+
+
+@pytest.mark.parametrize(("question", "marked"), [
+    ("6 seconds in, what does the line below the top sign read?", "PLATFORM 10"),
+    ("What is the second line of the top sign 6 seconds in?", "PLATFORM 10"),
+    ("What does the lower caption read?", "CAMERA 2 NORTH GATE"),  # the one text at the bottom, no time asked
+    ("6 seconds in, what does the sign at the top read?", None),  # two lines at the top then: no one is it
+    ("What is said while the lower caption is shown?", None),  # asks for speech
+])  # fmt: skip
+def test_the_one_text_at_the_asked_place_and_line_is_marked(two_lines: Any, question: str, marked: str | None) -> None:
+    """'Late in the video, what does the line below the top sign read?' was answered with the top line."""
+    best = evidence_brief(two_lines, question, video_id="vA").best_match
+    got = best.text if best is not None and best.source == "ocr_spans" else None
+    assert got == (f'on-screen text: "{marked}"' if marked else None)
 
 
 def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: Any) -> None:
