@@ -17,11 +17,13 @@ from bench.qset.heldout import (
     HELDOUT2_PATH,
     HELDOUT3_PATH,
     HELDOUT4_PATH,
+    HELDOUT5_PATH,
     HELDOUT_PATH,
     SPLITS,
     SPLITS2,
     SPLITS3,
     SPLITS4,
+    SPLITS5,
     STEMS,
     TYPES,
     said_forms,
@@ -34,6 +36,8 @@ from bench.qset.spec import (
     HELDOUT3_VIDEOS,
     HELDOUT4_BY_NAME,
     HELDOUT4_VIDEOS,
+    HELDOUT5_BY_NAME,
+    HELDOUT5_VIDEOS,
     HELDOUT_BY_NAME,
     HELDOUT_VIDEOS,
     VIDEOS,
@@ -46,18 +50,29 @@ RECORDS = heldout.load()
 RECORDS2 = heldout.load(HELDOUT2_PATH)
 RECORDS3 = heldout.load(HELDOUT3_PATH)
 RECORDS4 = heldout.load(HELDOUT4_PATH)
+RECORDS5 = heldout.load(HELDOUT5_PATH)
 # (records, the videos they are asked about): every held-out set is checked alike
 BOTH_SETS = pytest.mark.parametrize(
     ("records", "videos"),
-    [(RECORDS, HELDOUT_VIDEOS), (RECORDS2, HELDOUT2_VIDEOS), (RECORDS3, HELDOUT3_VIDEOS), (RECORDS4, HELDOUT4_VIDEOS)],
-    ids=["heldout", "heldout2", "heldout3", "heldout4"],
+    [
+        (RECORDS, HELDOUT_VIDEOS),
+        (RECORDS2, HELDOUT2_VIDEOS),
+        (RECORDS3, HELDOUT3_VIDEOS),
+        (RECORDS4, HELDOUT4_VIDEOS),
+        (RECORDS5, HELDOUT5_VIDEOS),
+    ],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5"],
 )
 
 
 def _video(rec: dict[str, Any]) -> Video:
     name = Path(rec["video"]).stem
     return (
-        HELDOUT_BY_NAME.get(name) or HELDOUT2_BY_NAME.get(name) or HELDOUT3_BY_NAME.get(name) or HELDOUT4_BY_NAME[name]
+        HELDOUT_BY_NAME.get(name)
+        or HELDOUT2_BY_NAME.get(name)
+        or HELDOUT3_BY_NAME.get(name)
+        or HELDOUT4_BY_NAME.get(name)
+        or HELDOUT5_BY_NAME[name]
     )
 
 
@@ -133,6 +148,24 @@ def test_fourth_set_is_what_the_generator_writes_and_stays_apart() -> None:
     # its sign texts are new: none is shown in an earlier set's video
     old_signs = {s.text for v in (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *VIDEOS) for s in v.signs}
     assert not {s.text for v in HELDOUT4_VIDEOS for s in v.signs} & old_signs
+
+
+def test_fifth_set_is_what_the_generator_writes_and_stays_apart() -> None:
+    assert HELDOUT5_PATH.read_text() == heldout.dumps(heldout.generate5(speech_seconds), heldout.HEAD5), (
+        "run: python -m bench.qset heldout5 --no-videos"
+    )
+    earlier = (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS, *VIDEOS)
+    names = {v.name for v in HELDOUT5_VIDEOS}
+    assert not names & {v.name for v in earlier}
+    assert {r["split"] for r in RECORDS5} == {"test5"} and set(SPLITS5) == names
+    assert sum(r["format"] == "open" for r in RECORDS5) >= 0.9 * len(RECORDS5) and len(RECORDS5) >= 400
+    old_kinds = {ln.kind for v in earlier for ln in v.lines}
+    assert {ln.kind for v in HELDOUT5_VIDEOS for ln in v.lines} - old_kinds == {"closing", "raffle"}
+    long = [v for v in HELDOUT5_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
+    assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
+    assert set(Counter(r["type"] for r in RECORDS5)) == set(TYPES)
+    # its sign texts are new: none is shown in an earlier set's video
+    assert not {s.text for v in HELDOUT5_VIDEOS for s in v.signs} & {s.text for v in earlier for s in v.signs}
 
 
 def test_size_mix_and_videos() -> None:
@@ -266,7 +299,7 @@ def test_every_answer_comes_from_the_spec(records: list[dict[str, Any]], videos:
             elif r["type"] == "denial":
                 assert (line.kind, ans) in {
                     ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes"),
-                    ("cancel", "cancelled"),
+                    ("cancel", "cancelled"), ("closing", "closes early"), ("raffle", "yes"),
                 }, rid  # fmt: skip
                 assert line.key in r["question"], rid
             else:

@@ -3,7 +3,8 @@
 Without a set name: the generated set (questions.py -> questions.jsonl); `heldout`: the held-out set
 (heldout.py -> heldout.jsonl, its own videos in the same folder); `heldout2`: the second held-out set
 (heldout.py generate2 -> heldout2.jsonl, asked once as split 'test2'); `heldout3`: the third (generate3 ->
-heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.jsonl, split 'test4')."""
+heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.jsonl, split 'test4');
+`heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5')."""
 
 import argparse
 import sys
@@ -11,7 +12,14 @@ from pathlib import Path
 
 from bench.qset import heldout, questions
 from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
-from bench.qset.spec import HELDOUT2_VIDEOS, HELDOUT3_VIDEOS, HELDOUT4_VIDEOS, HELDOUT_VIDEOS, VIDEOS
+from bench.qset.spec import (
+    HELDOUT2_VIDEOS,
+    HELDOUT3_VIDEOS,
+    HELDOUT4_VIDEOS,
+    HELDOUT5_VIDEOS,
+    HELDOUT_VIDEOS,
+    VIDEOS,
+)
 
 SETS = {
     "generated": (questions.QUESTIONS_PATH, lambda: questions.dumps(questions.generate(speech_seconds)), VIDEOS),
@@ -30,6 +38,11 @@ SETS = {
         heldout.HELDOUT4_PATH,
         lambda: heldout.dumps(heldout.generate4(speech_seconds), heldout.HEAD4),
         HELDOUT4_VIDEOS,
+    ),
+    "heldout5": (
+        heldout.HELDOUT5_PATH,
+        lambda: heldout.dumps(heldout.generate5(speech_seconds), heldout.HEAD5),
+        HELDOUT5_VIDEOS,
     ),
 }
 

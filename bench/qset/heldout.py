@@ -58,6 +58,9 @@ test2 had been run once, the same way: six more videos, two more new kinds of li
 The fourth (`generate4`, heldout4.jsonl, split 'test4', videos spec.HELDOUT4_VIDEOS) was built after
 test3, the same way: six more videos, two more new kinds of line ('cancel', a
 cancelled service and where refunds are given; 'menu', the soup of the day), new slot values and signs.
+The fifth (`generate5`, heldout5.jsonl, split 'test5', videos spec.HELDOUT5_VIDEOS) was built after
+test4, the same way: six more videos, two more new kinds of line ('closing', a shop that closes early
+today and at what hour; 'raffle', a raffle's winning ticket and its prize), new slot values and signs.
 
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
@@ -81,6 +84,7 @@ from bench.qset.spec import (
     HELDOUT2_VIDEOS,
     HELDOUT3_VIDEOS,
     HELDOUT4_VIDEOS,
+    HELDOUT5_VIDEOS,
     HELDOUT_VIDEOS,
     POOLS,
     Line,
@@ -94,6 +98,7 @@ HELDOUT_PATH = Path(__file__).with_name("heldout.jsonl")
 HELDOUT2_PATH = Path(__file__).with_name("heldout2.jsonl")
 HELDOUT3_PATH = Path(__file__).with_name("heldout3.jsonl")
 HELDOUT4_PATH = Path(__file__).with_name("heldout4.jsonl")
+HELDOUT5_PATH = Path(__file__).with_name("heldout5.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -119,6 +124,8 @@ SPLITS2: dict[str, str] = {v.name: "test2" for v in HELDOUT2_VIDEOS}
 SPLITS3: dict[str, str] = {v.name: "test3" for v in HELDOUT3_VIDEOS}
 # The fourth held-out set (spec.HELDOUT4_VIDEOS, heldout4.jsonl): all of it is test, asked once.
 SPLITS4: dict[str, str] = {v.name: "test4" for v in HELDOUT4_VIDEOS}
+# The fifth held-out set (spec.HELDOUT5_VIDEOS, heldout5.jsonl): all of it is test, asked once.
+SPLITS5: dict[str, str] = {v.name: "test5" for v in HELDOUT5_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -153,6 +160,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "cycle_route": (("stationmaster", "station"), ("toolmaker", "tool")),
     "phone_update": (("coachbuilder", "coach"), ("boxer", "box")),
     "burrow_news": (("musician", "music"), ("waterfall", "water")),
+    "shopping_plaza": (("pharmacist", "pharmacy"), ("universe", "university")),
+    "greenhouse_tour": (("yogi", "yoga"), ("bowler", "bowling")),
+    "supper_club": (("banker", "bank"), ("showman", "show")),
+    "traffic_lights": (("hallmark", "hall"), ("riverbank", "river")),
+    "backseat_call": (("taxidermist", "taxi"), ("radiologist", "radio")),
+    "hillside_fair": (("picnicker", "picnic"), ("toolmaker", "tool")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -180,6 +193,9 @@ CAUSE_WORDS = {
     "the pipes are frozen": ("pipe", "frozen", "freez"),
     "the ceiling collapsed": ("ceiling",),
     "the alarm system is faulty": ("alarm",),
+    "the toilets are flooded": ("toilet", "flood"),
+    "the wiring is being replaced": ("wiring",),
+    "a tree fell on the roof": ("tree",),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -192,6 +208,8 @@ METHOD_WORDS = {
     "walk past the fountain": ("fountain",),
     "follow the red arrows": ("red arrow",),
     "go through the tunnel under the road": ("tunnel",),
+    "go up the escalator": ("escalator",),
+    "walk along the river path": ("river",),
 }
 PLACE_NAMES = {
     "top": ("the sign at the top of the frame", "the banner across the top", "the text at the top of the screen"),
@@ -527,6 +545,33 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             POOLS["soup"],
         )  # fmt: skip
         w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s))
+    elif kind == "closing":
+        shop, h = s["shop"], int(s["hour"])
+        main(
+            "what",
+            [f"What time does the {shop} close today?", f"Until when is the {shop} open today?"],
+            f"The {shop} closes at which time today?",
+            f"{h} o'clock",
+            _hour_forms(s),
+            _other_hours(h),
+        )
+        w.add("what", "Which place closes early today?" if n_kind == 1 else
+              f"Which place closes at {h} o'clock today?", shop, src)  # fmt: skip
+    elif kind == "raffle":
+        t, prize = int(s["ticket"]), s["prize"]
+        main(
+            "what",
+            ["What is the winning raffle number?", "Which ticket number won the raffle?"] if n_kind == 1 else
+            [f"Which ticket number wins the {prize}?", f"What number wins the {prize} in the raffle?"],
+            "Which of these is the winning raffle ticket?" if n_kind == 1 else
+            f"Which of these ticket numbers wins the {prize}?",
+            f"number {t}",
+            [f"number {s['ticket_words']}", f"ticket {t}", f"ticket number {t}", f"ticket {s['ticket_words']}",
+             f"no {t}"],
+            [f"number {x}" for x in (t + 1, t + 11, abs(t - 9) or 90, t + 20, t + 3)],
+        )  # fmt: skip
+        w.add("what", "What is the raffle prize?" if n_kind == 1 else
+              f"What prize goes to ticket number {t}?", prize, src)  # fmt: skip
     else:
         raise ValueError(f"unknown line kind {kind!r}")
 
@@ -551,7 +596,7 @@ def _speech_questions(w: _Writer) -> None:
         )
         ans = mmss(line.start_s) if v.duration_s >= 100 else f"{round(line.start_s)} seconds"
         w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi])
-        if line.kind in ("lost", "closed", "delay", "weather", "cancel"):
+        if line.kind in ("lost", "closed", "delay", "weather", "cancel", "closing", "raffle"):
             _denial(w, i, line)
     pairs = list(zip(v.lines, v.lines[1:], strict=False))
     for n, (a, b) in enumerate((pairs[0], pairs[-1])):
@@ -588,6 +633,14 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
             "denial", f"Is the {s['vehicle']} to {s['city']} still running today?", "cancelled", src,
             ["canceled", "not running", "called off"], expects="no",
         )  # fmt: skip
+    elif line.kind == "closing":
+        w.add(
+            "denial", f"Is the {s['shop']} open all evening today?", "closes early", src,
+            ["closing early", "closes at", "closing at", "shuts early", "shuts at"], expects="no",
+        )  # fmt: skip
+    elif line.kind == "raffle":
+        q = f"Was a winner drawn for the {s['prize']}, or does the announcement say nothing about a raffle?"
+        w.add("denial", q, "yes", src, [], expects="yes")
 
 
 # ------------------------------------------------------------------ on-screen text
@@ -841,6 +894,18 @@ HEAD4 = (
 def generate4(spoken_s: SpeechTime) -> list[dict[str, Any]]:
     """The fourth held-out set: its own videos, archive and split ('test4')."""
     return generate(spoken_s, HELDOUT4_VIDEOS, SPLITS4)
+
+
+HEAD5 = (
+    "# vidmem fifth held-out question set (bench/qset/heldout.py generate5, videos spec.HELDOUT5_VIDEOS): "
+    "python -m bench.qset heldout5 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout5.jsonl --video-root ~/.cache/vidmem/qset --split test5   (asked once)\n"
+)
+
+
+def generate5(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The fifth held-out set: its own videos, archive and split ('test5')."""
+    return generate(spoken_s, HELDOUT5_VIDEOS, SPLITS5)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:

@@ -63,6 +63,8 @@ class Line:
             s["minutes_words"] = number_words(int(s["minutes"]))
         if "gate" in s:
             s["gate_words"] = number_words(int(s["gate"]))
+        if "ticket" in s:
+            s["ticket_words"] = number_words(int(s["ticket"]))
         return s
 
     @property
@@ -119,6 +121,15 @@ KINDS: dict[str, Kind] = {
         "the cancelled {vehicle} to {city}",
     ),
     "menu": Kind("The soup of the day is {soup}, served until {hour_words} o'clock.", "soup", "the {soup} soup"),
+    # Kinds only the fifth held-out set (HELDOUT5_VIDEOS) says, for the same reason: a shop that closes
+    # early today and the hour it closes (its yes/no question is 'is it open all evening', which the line
+    # denies), and a raffle's winning ticket number and its prize.
+    "closing": Kind("The {shop} closes early today, at {hour_words} o'clock.", "shop", "the {shop} closing early"),
+    "raffle": Kind(
+        "The winning raffle ticket is number {ticket_words}, and the prize is a {prize}.",
+        "prize",
+        "the raffle for a {prize}",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -1188,3 +1199,155 @@ HELDOUT4_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT4_BY_NAME = {v.name: v for v in HELDOUT4_VIDEOS}
+
+
+# ------------------------------------------------------------------ the fifth held-out set (split 'test5')
+
+# Six videos built after the test, test2, test3 and test4 sets, to measure answering once more on
+# videos no answering code has seen: two kinds of line no code was written for ('closing', a shop that
+# closes early today and at what hour; 'raffle', a raffle's winning ticket number and its prize), slot
+# values and sign texts no other set uses, other stretches of the same footage, and in the two long
+# videos a second line under the top sign and a bottom caption over the top signs. People counts only
+# where vtest_counts_looped gives them. Nothing here was asked of the answering code before the one test5
+# run. As for test4, lines were checked against what faster-whisper base writes for them in their video
+# (an ingest of the six, --only tracking,asr,ocr,text_embeddings), and garbled answer words were replaced
+# before any question was asked. First ingest: 'Meet Hannah' -> 'Meet him', 'train to Oxford is' -> 'train
+# talks for this', 'sundial' -> 'Sun Island', 'back office' -> 'bank office' and 'eight five two seven' ->
+# '8.527', 'quiz night' -> 'quizite', 'green footprints' -> 'green foot prints', 'beige raincoat' ->
+# 'majoring coat', 'radio' -> 'raid at all', 'gate nineteen' -> 'Gate Iintine', 'two seven three nine' ->
+# '273 iron', 'theatre' -> 'theater' (now Edward, Boston, windmill, print room 5814, talent show, walk along
+# the river path, bronze lunch box, bicycle, gate twelve, 3682, village hall; the sign 'TALENT SHOW AT 9'
+# with them). Second: 'seven two nine one' (heard right the first time) -> '7-2-1. 1.', the context of the
+# video's other lines changing what is heard (now 6457). Third: 'six four five seven' -> '6.457' (now 5163).
+# Left as they are after the fourth ingest, no answer word among them: 'talent show starts' -> 'talent
+# shows charts' (supper_club; 'talent show' is still found in it), 'costs ninety three dollars' -> 'cost
+# $93' (supper_club), 'boards' -> 'Board' (hillside_fair). Every sign text is read exactly by OCR.
+HELDOUT5_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "shopping_plaza",
+        Footage("vtest", 60.0, loops=_looped(60.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("closing", 3.0, shop="pharmacy", hour=6),
+            _line("depart", 26.0, color="turquoise", vehicle="train", platform=17),
+            _line("raffle", 49.0, ticket=38, prize="television"),
+            _line("lost", 72.0, color="crimson", item="briefcase", spot="food court"),
+            _line("route", 96.0, dest="university", method="go up the escalator"),
+            _line("code", 118.0, thing="fire exit", code="5163"),
+            _line("meet", 141.0, name="Edward", landmark="flower stall", hour=4),
+        ),
+        (
+            Sign("PLAZA SHOPS", 0.0, 24.0),
+            Sign("RAFFLE DRAW TODAY", 24.0, 50.0),
+            Sign("FOOD COURT", 50.0, 94.0),
+            Sign("WET FLOOR", 62.0, 112.0, "bottom"),
+            Sign("UNIVERSITY THIS WAY", 94.0, 165.0),
+            Sign("FIRE EXIT KEEP CLEAR", 132.0, 165.0, "top2"),
+        ),
+        vtest_counts_looped(60.0, 165.0),
+        ("porcupine", "harmonica"),
+    ),
+    Video(
+        "greenhouse_tour",
+        Footage("tree.avi", 6.0, loops=6, width=640, fps=15),
+        155.0,
+        TREE_SCENE,
+        (
+            _line("event", 4.0, event="yoga class", hour=10, room="south hall"),
+            _line("raffle", 27.0, ticket=52, prize="teddy bear"),
+            _line("closed", 50.0, place="bowling alley", cause="the toilets are flooded"),
+            _line("sale", 73.0, goods="tulips", hour=7),
+            _line("delay", 96.0, vehicle="train", city="Boston", minutes=55),
+            _line("lost", 119.0, color="maroon", item="walking stick", spot="tea room"),
+            _line("meet", 141.0, name="Simon", landmark="windmill", hour=2),
+        ),
+        (
+            Sign("GREENHOUSE TOURS", 0.0, 25.0),
+            Sign("TEDDY BEAR RAFFLE", 25.0, 70.0),
+            Sign("PLEASE DO NOT TOUCH", 40.0, 100.0, "bottom"),
+            Sign("TULIPS HALF PRICE", 70.0, 115.0),
+            Sign("TRAINS RUNNING SLOW", 115.0, 155.0),
+            Sign("SEEDS FOR SALE", 130.0, 155.0, "top2"),
+        ),
+        (),
+        ("platypus", "oboe"),
+    ),
+    Video(
+        "supper_club",
+        Footage("Megamind.avi", 6.0, loops=6, width=640, fps=12),
+        50.0,
+        DINNER_SCENE,
+        (
+            _line("closing", 1.5, shop="bank", hour=3),
+            _line("code", 13.0, thing="print room", code="5814"),
+            _line("event", 25.0, event="talent show", hour=9, room="conference room"),
+            _line("price", 37.0, city="Toronto", price=93),
+        ),
+        (
+            Sign("SUPPER CLUB", 0.0, 14.0),
+            Sign("TALENT SHOW AT 9", 14.0, 36.0),
+            Sign("TIPS WELCOME", 36.0, 50.0, "bottom"),
+        ),
+        (),
+        ("koala", "marimba"),
+    ),
+    Video(
+        "traffic_lights",
+        Footage("bikes", 4.0, loops=6, fps=25),
+        45.0,
+        BIKES_SCENE,
+        (
+            _line("depart", 1.0, color="crimson", vehicle="tram", platform=22),
+            _line("closing", 12.0, shop="hardware store", hour=5),
+            _line("route", 23.0, dest="city hall", method="walk along the river path"),
+            _line("lost", 34.0, color="bronze", item="lunch box", spot="lecture hall"),
+        ),
+        (
+            Sign("LIGHTS OUT OF ORDER", 0.0, 15.0),
+            Sign("CITY HALL 1 KM", 15.0, 32.0),
+            Sign("GIVE WAY", 32.0, 45.0),
+            Sign("WATCH FOR CYCLISTS", 10.0, 45.0, "bottom"),
+        ),
+        (),
+        ("ostrich", "sitar"),
+    ),
+    Video(
+        "backseat_call",
+        Footage("carphone", 3.0, loops=12, width=352, fps=15),
+        40.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("meet", 1.0, name="Lucy", landmark="taxi stand", hour=7),
+            _line("raffle", 14.0, ticket=61, prize="bicycle"),
+            _line("closed", 27.0, place="skate park", cause="the wiring is being replaced"),
+        ),
+        (
+            Sign("STUCK IN TRAFFIC", 0.0, 13.0),
+            Sign("RADIO ON", 13.0, 27.0),
+            Sign("NEXT EXIT 3 KM", 27.0, 40.0, "bottom"),
+        ),
+        (),
+        ("llama", "didgeridoo"),
+    ),
+    Video(
+        "hillside_fair",
+        Footage("bigbuckbunny", 3.0, loops=11, width=640, fps=25),
+        50.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("raffle", 1.5, ticket=74, prize="picnic basket"),
+            _line("board", 13.0, city="Chicago", gate=12),
+            _line("code", 25.0, thing="tool shed", code="3682"),
+            _line("closed", 37.0, place="village hall", cause="a tree fell on the roof"),
+        ),
+        (
+            Sign("HILLSIDE FAIR", 0.0, 12.0),
+            Sign("RAFFLE WINNERS", 12.0, 30.0),
+            Sign("KEEP OFF THE GRASS", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("beaver", "harpsichord"),
+    ),
+)
+HELDOUT5_BY_NAME = {v.name: v for v in HELDOUT5_VIDEOS}
