@@ -13,6 +13,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from agents.brief_text import brief_text, fitted_items, marked_line, shows_all_text
 from agents.steps import Evidence
@@ -23,9 +24,11 @@ from queries.brief import Brief, BriefItem, content_words, evidence_brief, secon
 from queries.errors import QueryError
 from queries.question_words import subject_words
 from queries.time_phrases import number_words_to_digits, parse_seconds
+from queries.videos import video_paths
 
 __all__ = [
     "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark", "with_brief",
+    "with_file_names",
 ]
 
 log = logging.getLogger(__name__)
@@ -126,6 +129,24 @@ def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> 
     if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         return None
     return brief.files.get(ranked[0][0])
+
+
+#: A video's id as the memory stores it ('v' + 16 hex), with the quotes or file suffix a model adds.
+_VIDEO_ID = re.compile(r"`?\b(v[0-9a-f]{16})(?:\.[a-z0-9]{2,4})?\b`?")
+
+
+def with_file_names(memory: Memory, answer: str) -> str:
+    """`answer` with each video id of the memory it names replaced by the video's file name. Tools and
+    the brief show ids beside file names; the small model answered "the one from
+    `vf7afd7a3a0efc822.mp4`" for which recording says something, and people name videos by file."""
+    ids = set(_VIDEO_ID.findall(answer))
+    if not ids:
+        return answer
+    try:
+        files = {v: Path(p).name for v, p in video_paths(memory, ids).items()}
+    except QueryError:  # an answer stands without its file names rather than not at all
+        return answer
+    return _VIDEO_ID.sub(lambda m: files.get(m.group(1), m.group(0)), answer)
 
 
 def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> str | None:

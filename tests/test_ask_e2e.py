@@ -127,3 +127,14 @@ def test_when_is_it_said(planner: str, ctx: ToolContext, truth: dict[str, Any]) 
     assert any(lo <= x <= hi for x in numbers(answer.text)), f"no time within {lo}-{hi} s in {answer.text!r}"
     assert '"tree"' in answer.to_json()
     assert ctx.memory.table_counts() == before  # agents never write to the memory
+
+
+def test_an_answer_names_videos_by_file_not_by_id(memory: Any) -> None:
+    """Tools show ids beside file names; the small model answered "the one from
+    `vf7afd7a3a0efc822.mp4`" for which recording says something. People name videos by file."""
+    video_id = memory.query("SELECT video_id FROM videos WHERE path LIKE '%speech_count.mp4'")["video_id"][0].as_py()
+    reply = f"Answer: The one from `{video_id}.mp4` at 8 s, not v0000000000000000."
+    ctx = ToolContext(memory=memory, llm=ScriptedChat([reply] * 4), video_id=None)
+    answer = ask("Which recording mentions counting?", ctx, planner="react", settings=SMALL)
+    assert answer.text.startswith("The one from speech_count.mp4 at 8 s, not v0000000000000000.")
+    assert video_id not in answer.text
