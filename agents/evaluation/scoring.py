@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from agents.choices import match_choice, normalize_answer
 from agents.evaluation.questions import Question
 from agents.llm import ChatModel, Message
+from queries.time_phrases import number_words_to_digits
 
 JUDGE_PROMPT = (
     "You grade answers to questions about a video. Reply with one word, YES if the candidate answer "
@@ -50,16 +51,28 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     False
     >>> matches("A ticket to Berlin costs $44.", ["44 dollars"])
     True
+    >>> matches("6.", ["6 different texts"]), matches("Six", ["6 different texts"]), matches("7", ["6 different texts"])
+    (True, True, False)
     """
     candidate = _words(answer_text)
+    bare = _bare_number(candidate)
     for ref in references:
         words = _words(ref)
         if words in (["yes"], ["no"]):
             if polarity(answer_text) == words[0]:
                 return True
-        elif words and " ".join(words) in " ".join(candidate):  # as before: text inside the answer's
+        elif words and (" ".join(words) in " ".join(candidate)  # as before: text inside the answer's
+                        or words[0] == bare):  # "6" answers "how many?" as "6 texts" does
             return True
     return False
+
+
+def _bare_number(words: list[str]) -> str | None:
+    """The number an answer is, when it is nothing else ('6', 'six'), as digits."""
+    if len(words) != 1:
+        return None
+    digits = number_words_to_digits(words[0])
+    return digits if digits.isdigit() else None
 
 
 def polarity(answer_text: str) -> str:
