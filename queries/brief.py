@@ -21,11 +21,20 @@ Every item names the SQL that gives its rows again (literal parameters, so it ca
 `vidmem sql`). The brief is data: the agents lay it out as prompt text within a token budget
 (`agents.brief_text`).
 
+This module builds the brief: the search, the time windows, the order relations, the digest and the
+context of hits, and which counts a question asks for. Its parts stand in their own modules, each
+depending only on those before it:
+
+- `queries.screen_places`: where on the frame text is, and which place and line a question asks for;
+- `queries.brief_items`: what a brief is made of (`BriefItem`, `VideoFacts`) and the time, text and
+  recorded-SQL helpers every part shares;
+- `queries.brief_counts`: the count items (objects at a time or in a window, when a category is
+  visible, the different on-screen texts, the stretches of speech).
+
 >>> brief = evidence_brief(mem, "When is the red train mentioned?", video_id="v1", encoder=enc)  # doctest: +SKIP
 >>> [(i.kind, i.start_s, i.text) for i in brief.items[:2]]                                       # doctest: +SKIP
 """
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,10 +44,13 @@ from typing import Any
 from memory import Memory
 from queries import _checks
 from queries.absent import Absent, absent_from_video, look_alikes
+from queries.brief_counts import count_items, distinct_text_items, fold_text, speech_turn_items, visible_items
+from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import content_words, object_categories, stems, subject_words
 from queries.run import run_sql
+from queries.screen_places import asked_line, asked_place, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
 from queries.text_noise import noisy_spans
@@ -63,8 +75,6 @@ __all__ = [
 #: the mark then points at no line for 35 of 36 questions the video cannot answer (was 36 wrong marks)
 #: and at a wrong line for 9 of the answerable (was 67), and it leaves 13 right lines of 206 unmarked.
 BEST_MATCH = 0.35
-#: The longest text an item shows.
-TEXT_CHARS = 160
 #: A video whose speech, on-screen text and captions number at most this many rows is shown whole
 #: (after the hits), budget permitting: on a short clip that is most of what the memory knows.
 DIGEST_ROWS = 20
@@ -126,91 +136,6 @@ _SPOKEN = re.compile(r"\b(said|speak|speaks|spoken|speaker|mentions?|mentioned|t
                      r"announces?|announced|announcements?|tells?|told|speech)\b", re.I)
 _SPEECH_QUESTION = re.compile(r"\b(say|says|said|speak|speaks|spoken|speaker|mention|mentions|mentioned|talk|talks|"
                               r"voice|narrator|announce|announces|announced|tell|tells|told|words?|speech)\b", re.I)
-
-
-@dataclass(frozen=True)
-class BriefItem:
-    """One piece of evidence: what kind, when, what it says, how strongly it matched, and the SQL
-    that gives its rows.
-
-    kind: 'hit' (a search hit), 'window' (rows inside a time window of the question), 'visible'
-    (when an object category is visible), 'count' (objects counted at a time or in a window),
-    'row' (the rest of a short video's text).
-    """
-
-    kind: str
-    video_id: str
-    start_s: float | None
-    end_s: float | None
-    text: str  # one line for the prompt (no video text beyond `rows`' texts)
-    score: float
-    sql: str
-    rows: tuple[dict[str, Any], ...] = ()
-    source: str | None = None  # 'transcript' | 'ocr_spans' | 'captions' for hits and rows
-    item_id: int | None = None  # segment_id / span_id / caption_id
-    match: float = 0.0  # hits: how well the text matches the question (`_relevance`, 0-1)
-    place: str | None = None  # on-screen text: where on the frame ('top', 'middle', 'bottom'; `screen_place`)
-    #: on-screen text: which line at its place, from the top (1, 2, ...), when other text is shown there
-    #: at the same time ("the second line under the top sign"); None when it is alone there
-    line: int | None = None
-    noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
-    context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
-
-    def overlaps(self, start_s: float | None, end_s: float | None) -> bool:
-        """Whether the item's span meets start_s..end_s (False when either has no times)."""
-        if start_s is None or end_s is None or self.start_s is None or self.end_s is None:
-            return False
-        return self.start_s <= end_s and self.end_s >= start_s
-
-    @property
-    def place_text(self) -> str | None:
-        """Where on the frame, as a rendering shows it: 'top', 'top, second line, below the first line'."""
-        if self.place is None or self.line is None:
-            return self.place
-        nth = _ORDINALS.get(self.line, f"line {self.line}")
-        return f"{self.place}, {nth}" + (", below the first line" if self.line > 1 else "")
-
-    @property
-    def row_text(self) -> str:
-        """The video text of its rows, else its prompt line (a count, a visibility span)."""
-        return " ".join(str(r.get("text", "")) for r in self.rows) or self.text
-
-    @property
-    def row_keys(self) -> tuple[tuple[str, str, int], ...]:
-        """(video_id, table, id) of every text row this item shows."""
-        out = []
-        if self.source is not None and self.item_id is not None:
-            out.append((self.video_id, self.source, self.item_id))
-        for r in self.rows:
-            if r.get("source") in SOURCE_LABELS and r.get("item_id") is not None:
-                out.append((str(r.get("video_id", self.video_id)), str(r["source"]), int(r["item_id"])))
-        return tuple(dict.fromkeys(out))
-
-
-@dataclass(frozen=True)
-class VideoFacts:
-    """What the memory holds of one video, counted: its length, tracked objects, text rows, and the
-    times of events that time phrases anchor on ('text_change', 'speech_start', ...)."""
-
-    video_id: str
-    duration_s: float | None
-    categories: list[str]  # detector categories, most instances first
-    instances: dict[str, int]
-    text_rows: int  # transcript segments + on-screen text spans + captions
-    speech: int
-    spans: int
-    events: dict[str, list[float]]
-    file: str = ""  # the video's file name, as people name the video
-    summary: str = ""  # the summaries role's one-line title and summary ("" when it has not run)
-    #: The different on-screen texts (compared without case, spaces or punctuation), likely noise
-    #: left out, each with its first start and last end: (text, first_s, last_s), in time order.
-    texts: tuple[tuple[str, float, float], ...] = ()
-    noise: int = 0  # on-screen text rows that are likely OCR noise (kept in the memory, left out above)
-    #: Why the memory holds no speech / no on-screen text of the video when nothing read it: role ->
-    #: reason ('asr' -> 'no audio track', 'ocr' -> 'it has not run'). Absent when the role ran, so
-    #: that "no speech" is told apart from "never listened to".
-    unread: Mapping[str, str] = field(default_factory=dict)
-    has_audio: bool | None = None  # whether the file has an audio stream (None: not known)
 
 
 @dataclass(frozen=True)
@@ -330,55 +255,6 @@ def _words(text: str) -> set[str]:
     return set(stems(content_words(text))) | set(re.findall(r"\d+", text))
 
 
-def seconds_text(t: float | None) -> str:
-    """A time for people: whole seconds when near one, else one decimal; '?' when unknown.
-
-    >>> seconds_text(3.0), seconds_text(3.04), seconds_text(12.25), seconds_text(None)
-    ('3 s', '3 s', '12.2 s', '?')
-    """
-    if t is None or (isinstance(t, float) and math.isnan(t)):
-        return "?"
-    return f"{t:.1f}".rstrip("0").rstrip(".") + " s" if abs(t - round(t)) >= 0.05 else f"{round(t)} s"
-
-
-def span_text(start: float | None, end: float | None) -> str:
-    """A time span for people: '2-10 s', one time when it is an instant, 'whole video' without a start.
-
-    >>> span_text(2.0, 10.0), span_text(0.7, 3.7), span_text(5.0, 5.0), span_text(None, None)
-    ('2-10 s', '0.7-3.7 s', '5 s', 'whole video')
-    """
-    if start is None:
-        return "whole video"
-    if end is None or abs(end - start) < 0.05:
-        return seconds_text(start)
-    return f"{seconds_text(start)[:-2]}-{seconds_text(end)}"
-
-
-def _clip(text: str, n: int = TEXT_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 3] + "..."
-
-
-def _lit(value: Any) -> str:
-    """A SQL literal for a recorded (never executed by us) statement."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-def _sql(template: str, *params: Any) -> str:
-    parts = template.split("?")
-    if len(parts) != len(params) + 1:
-        raise QueryError(f"recorded SQL has {len(parts) - 1} placeholders for {len(params)} values", sql=template)
-    out = parts[0]
-    for value, rest in zip(params, parts[1:], strict=True):
-        out += _lit(value) + rest
-    return out
-
 
 # ------------------------------------------------------------------------------ building
 
@@ -440,15 +316,15 @@ def evidence_brief(
         cats = object_categories(question, facts.categories)
         for w in windows:
             items += _window_items(memory, vid, w, question)
-            items += _count_items(memory, vid, w, cats or (facts.categories if counting else []))
+            items += count_items(memory, vid, w, cats or (facts.categories if counting else []))
         for cat in cats:
-            items += _visible_items(memory, vid, cat, counting)
+            items += visible_items(memory, vid, cat, counting)
         order = _order_items(memory, vid, question, encoder)
         items += order
         if _DISTINCT_TEXTS.search(question):
-            items += _distinct_text_items(memory, vid, facts, question)
+            items += distinct_text_items(memory, vid, facts, question)
         elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)):
-            items += _speech_turn_items(memory, vid)
+            items += speech_turn_items(memory, vid)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question, noise[vid])
@@ -484,70 +360,6 @@ def _close_in_meaning(absent: Absent, groups: list[tuple[str, list[TextHit]]]) -
     return replace(absent, look_alike=tuple(dict.fromkeys(w for ws in alike for w in ws)))
 
 
-_PLACES_SQL = (
-    "SELECT s.span_id, s.start_s, s.end_s, (s.y1 + s.y2) / 2 / v.height AS y "
-    "FROM ocr_spans AS s JOIN videos AS v USING (video_id) WHERE s.video_id = ? AND v.height > 0"
-)
-_ORDINALS = {1: "first line", 2: "second line", 3: "third line", 4: "fourth line"}
-#: How far apart (a fraction of the frame's height) two text centres are to be two lines, not one.
-_LINE_GAP = 0.02
-
-
-def screen_place(y: float) -> str:
-    """Where on the frame a text line's centre is, as questions say it ("at the bottom of the screen").
-
-    >>> [screen_place(y) for y in (0.05, 0.5, 0.9)]
-    ['top', 'middle', 'bottom']
-    """
-    return "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
-
-
-#: "the text at the bottom of the screen", "written on the top": where on the frame a question looks.
-_ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|middle|cent(?:re|er))\b", re.I)
-
-
-#: "the line below the top sign", "a second line of text under the top sign": the top's second line.
-_BELOW_TOP = re.compile(r"\b(?:below|under|underneath|beneath)\s+(?:the\s+)?(?:top|upper|first)\s+(?:sign|line|text|"
-                        r"caption|banner|title|board|notice)", re.I)
-#: "the lower caption", "the top banner": the place said as an adjective of the text.
-_PLACE_ADJECTIVE = re.compile(r"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:captions?|signs?|"
-                              r"texts?|lines?|banners?|overlays?|titles?|labels?|boards?|notices?|subtitles?)\b", re.I)
-_NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)\s+line\b", re.I)
-#: "the lower of the two top lines": the second line, "the upper of the two lines": the first.
-_OF_TWO_LINES = re.compile(r"\b(lower|bottom|upper|top)\s+of\s+the\s+(?:two\s+)?(?:[\w-]+\s+)?lines\b", re.I)
-_PLACE_NAMES = {"upper": "top", "lower": "bottom", "centre": "middle", "center": "middle"}
-
-
-def asked_place(question: str) -> str | None:
-    """Where on the frame `question` looks ('top', 'bottom', 'middle'), or None.
-
-    >>> asked_place("What does the caption at the bottom of the frame say?"), asked_place("the lower caption")
-    ('bottom', 'bottom')
-    >>> asked_place("What does the line below the top sign read?"), asked_place("What does the sign say?")
-    ('top', None)
-    """
-    if _BELOW_TOP.search(question):
-        return "top"
-    asked = _ASKED_PLACE.search(question) or _PLACE_ADJECTIVE.search(question)
-    return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower()) if asked else None
-
-
-def asked_line(question: str) -> int | None:
-    """Which line at its place `question` asks for, counted from the top (2: "the line below the
-    top sign", "a second line of text"), or None.
-
-    >>> asked_line("Late in the video a second line of text appears under the top sign. What does it say?")
-    2
-    """
-    nth = _NTH_LINE.search(question)
-    if nth:
-        return 2 if nth.group(1).lower() in ("second", "2nd") else 3
-    of_two = _OF_TWO_LINES.search(question)
-    if of_two:
-        return 2 if of_two.group(1).lower() in ("lower", "bottom") else 1
-    return 2 if _BELOW_TOP.search(question) else None
-
-
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
     """On-screen text lines get their `place` on the frame (from the span's box; a rendering shows it:
     "on-screen text (bottom): ..."); when the question asks for a place, hits elsewhere on the frame
@@ -558,7 +370,7 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
     for item in items:
         if item.source == "ocr_spans" and item.item_id is not None:
             if item.video_id not in places:
-                places[item.video_id] = _places(run_sql(memory, _PLACES_SQL, [item.video_id]).to_pylist())
+                places[item.video_id] = video_span_places(memory, item.video_id)
             place, line = places[item.video_id].get(item.item_id, (None, None))
             if place is not None:
                 item = replace(item, place=place, line=line)
@@ -569,20 +381,6 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
         out.append(item)
     return out
 
-
-def _places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]:
-    """span_id -> (place on the frame, which line there from the top when other text is shown at the
-    same place at the same time, else None). The second line under a top sign is also 'top': told
-    apart only by its line, the small model read the top line for "the line below the top sign"."""
-    placed = [(r, screen_place(r["y"])) for r in rows if r["y"] is not None]
-    out: dict[int, tuple[str, int | None]] = {}
-    for r, place in placed:
-        beside = [o for o, p in placed if p == place and o["span_id"] != r["span_id"]
-                  and o["start_s"] < r["end_s"] and o["end_s"] > r["start_s"] and abs(o["y"] - r["y"]) > _LINE_GAP]
-        above = sorted(o["y"] for o in beside if o["y"] < r["y"])  # one line read twice is one line
-        levels = sum(1 for i, y in enumerate(above) if i == 0 or y - above[i - 1] > _LINE_GAP)
-        out[r["span_id"]] = (place, 1 + levels if beside else None)
-    return out
 
 
 class _Noise(dict[str, dict[int, str]]):
@@ -629,7 +427,7 @@ def _with_context(memory: Memory, item: BriefItem, noise: _Noise) -> BriefItem:
             if not (other == "ocr_spans" and r["item_id"] in noise[item.video_id])]
     if not rows:
         return item
-    said = "; ".join(f'"{_clip(r["text"], 60)}"' for r in rows)
+    said = "; ".join(f'"{clip_text(r["text"], 60)}"' for r in rows)
     label = "on screen then" if other == "ocr_spans" else "said then"
     return replace(item, context=f"{label}: {said}")
 
@@ -736,8 +534,8 @@ _HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_
 def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
     row = _text_row(hit)
     return BriefItem(
-        "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{_clip(hit.text)}"', score,
-        _sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id, match,
+        "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{clip_text(hit.text)}"', score,
+        recorded_sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id, match,
     )
 
 
@@ -806,7 +604,7 @@ def _distinct_texts(spans: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, floa
     """
     seen: dict[str, list[Any]] = {}
     for r in spans:
-        key = _fold(str(r["text"]))
+        key = fold_text(str(r["text"]))
         if key in seen:
             seen[key][2] = max(seen[key][2], float(r["end_s"]))
         else:
@@ -826,11 +624,11 @@ def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> lis
         rows.sort(key=lambda r: max(0.0, r["start_s"] - w.at_s, w.at_s - r["end_s"]))
     wanted = _wanted_sources(question)
     rows.sort(key=lambda r: r["source"] not in wanted)  # stable: the asked-about sources first
-    sql = _sql(_WINDOW_SQL, vid, w.start_s, w.end_s)
+    sql = recorded_sql(_WINDOW_SQL, vid, w.start_s, w.end_s)
     out = []
     for rank, r in enumerate(rows[:8]):
         out.append(BriefItem(
-            "window", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{_clip(r["text"])}"',
+            "window", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{clip_text(r["text"])}"',
             round(0.9 - 0.05 * rank, 3), sql, (r,), r["source"], int(r["item_id"]),
         ))
     return out
@@ -845,67 +643,6 @@ def _wanted_sources(question: str) -> set[str]:
     return wanted or set(SOURCE_LABELS)
 
 
-# Counts read the boxes found in a frame with the confidence that starts a track (`seen_at`): tracks
-# alive at a time (`tracks_at`) include the occluded and coasting ones, and gave the hand-checked count
-# of 4 of the question set's 27 counts at a second (mean +2.0) against 13 (mean +0.9) for boxes found.
-_COUNT_AT_SQL = "SELECT category, count(*) AS visible FROM seen_at(?, ?) GROUP BY category ORDER BY visible DESC"
-_COUNT_IN_SQL = (
-    # the earliest of the frames with the most: a bare arg_max(t_s, n) picks any of tied frames, run to run
-    "SELECT category, max(n) AS max_visible, arg_max(t_s, {'n': n, 'earlier': -t_s}) AS at_s, "
-    "count(DISTINCT t_s) AS frames FROM ("
-    "SELECT category, t_s, count(*) AS n FROM seen_between(?, ?, ?) GROUP BY category, t_s) "
-    "GROUP BY category ORDER BY max_visible DESC"
-)
-_LAST_SAMPLE_SQL = "SELECT max(t_s) AS t FROM detections WHERE video_id = ?"
-
-
-def _count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -> list[BriefItem]:
-    """Objects counted at the window's instant (found in the frame nearest it), or the most found at once in it."""
-    if not cats:
-        return []
-    out = []
-    if w.at_s is not None:
-        at = w.at_s
-        last = run_sql(memory, _LAST_SAMPLE_SQL, [vid]).to_pylist()[0]["t"]
-        if last is not None and at > last:  # "at the end": the last sampled frame, not past it
-            at = float(last)
-        rows = [r for r in run_sql(memory, _COUNT_AT_SQL, [vid, at]).to_pylist() if r["category"] in cats]
-        text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
-        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0,
-                             _sql(_COUNT_AT_SQL, vid, at), tuple(rows)))
-    found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist()
-    rows = [r for r in found if r["category"] in cats]
-    text = "; ".join(
-        f"up to {r['max_visible']} {r['category']} at once (most at {seconds_text(r['at_s'])})" for r in rows
-    )
-    out.append(BriefItem(
-        "count", vid, w.start_s, w.end_s, f"count in window: {text or 'no ' + ', '.join(cats) + ' detected'}", 0.9,
-        _sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
-    ))
-    return out
-
-
-_VISIBLE_SQL = "SELECT * FROM when_visible(?, ?, gap_s := 1.0)"
-
-
-def _visible_items(memory: Memory, vid: str, cat: str, counting: bool) -> list[BriefItem]:
-    """When `cat` is visible (merged intervals) with how many instances, as one item."""
-    rows = run_sql(memory, _VISIBLE_SQL, [vid, cat]).to_pylist()
-    if not rows:
-        return []
-    total = run_sql(memory, "SELECT instances FROM category_counts WHERE video_id = ? AND category = ?",
-                    [vid, cat]).to_pylist()
-    spans = ", ".join(f"{span_text(r['start_s'], r['end_s'])} (up to {r['max_visible']})" for r in rows[:5])
-    more = f" and {len(rows) - 5} more intervals" if len(rows) > 5 else ""
-    most = max(r["max_visible"] for r in rows)
-    instances = total[0]["instances"] if total else sum(r["instances"] for r in rows)
-    text = f"{cat} visible {spans}{more}; {instances} tracked in all, at most {most} at once"
-    return [BriefItem(
-        "visible", vid, rows[0]["start_s"], rows[-1]["end_s"], text, 0.8 if counting else 0.6,
-        _sql(_VISIBLE_SQL, vid, cat), tuple(rows[:20]),
-    )]
-
-
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
 
 
@@ -914,9 +651,9 @@ def _digest_items(memory: Memory, vid: str, question: str, noise: Mapping[int, s
     rows = [r for r in run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
             if not (r["source"] == "ocr_spans" and r["item_id"] in noise)]
     wanted = _wanted_sources(question)
-    sql = _sql(_DIGEST_SQL, vid)
+    sql = recorded_sql(_DIGEST_SQL, vid)
     return [
-        BriefItem("row", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{_clip(r["text"])}"',
+        BriefItem("row", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{clip_text(r["text"])}"',
                   0.3 if r["source"] in wanted else 0.2, sql, (r,), r["source"], int(r["item_id"]))
         for r in rows
     ]
@@ -991,16 +728,17 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             continue
         label = SOURCE_LABELS[anchor.source]
         out.append(BriefItem(
-            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{_clip(anchor.text)}"', 0.95,
-            _sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source, anchor.item_id,
+            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{clip_text(anchor.text)}"', 0.95,
+            recorded_sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source,
+            anchor.item_id,
         ))
         sql, args = _related_sql(relation, anchor)
         word = relation.partition(":")[0]
         for r in run_sql(memory, sql, args).to_pylist():
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
-                f'{SOURCE_LABELS[r["source"]]} {word} "{_clip(phrase, 30)}": "{_clip(r["text"])}"', 1.0,
-                _sql(sql, *args), (r,), r["source"], int(r["item_id"]),
+                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
+                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]),
             ))
     return out
 
@@ -1046,99 +784,3 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
 def _text_row(hit: TextHit) -> dict[str, Any]:
     return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
             "end_s": hit.end_s, "text": hit.text}
-
-
-_DISTINCT_SQL = (
-    "SELECT video_id, 'ocr_spans' AS source, span_id AS item_id, start_s, end_s, text FROM ocr_spans "
-    "WHERE video_id = ? ORDER BY start_s"
-)
-
-
-def _distinct_text_items(memory: Memory, vid: str, facts: VideoFacts, question: str) -> list[BriefItem]:
-    """How many different texts were on screen (compared without case, spaces or punctuation; likely
-    OCR noise left out), each with when it was first and last shown, and how many at each place on
-    the frame (where each first shows). The number asked for comes first: a place's when the question
-    names one ("How many different texts does the sign at the top show?" was answered with the whole
-    video's count), else the whole video's (shown a count per place first, the model read out one)."""
-    kept = {_fold(t) for t, _, _ in facts.texts}
-    rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist() if _fold(r["text"]) in kept]
-    if not facts.texts:
-        return [BriefItem("count", vid, None, None, "no on-screen text", 1.0, _sql(_DISTINCT_SQL, vid),
-                          ({"distinct_texts": 0, "counted": 0},))]
-    spans = _places(run_sql(memory, _PLACES_SQL, [vid]).to_pylist())
-    first: dict[str, tuple[str | None, int | None]] = {}  # folded text -> (place, line) of its first span
-    for r in rows:
-        first.setdefault(_fold(r["text"]), spans.get(r["item_id"], (None, None)))
-    groups: dict[str, list[tuple[str, float, float]]] = {}
-    for t, a, b in facts.texts:
-        place, line = first.get(_fold(t), (None, None))
-        where = "at an unknown place" if place is None else f"at the {place}" + (
-            f" ({_ORDINALS.get(line, f'line {line}')})" if line is not None and line > 1 else "")
-        groups.setdefault(where, []).append((t, a, b))
-
-    def listed(texts: Sequence[tuple[str, float, float]]) -> str:
-        return ", ".join(f'"{_clip(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)
-
-    want = asked_place(question)
-    asked = groups.get(f"at the {want}") if want is not None else None
-    total = f"{len(facts.texts)} different on-screen texts"  # the line starts "whole video"
-    tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
-    if asked is not None:
-        others = [(g, ts) for g, ts in groups.items() if g != f"at the {want}"]
-        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} at the {want}: {listed(asked)}; {total} in all"
-        text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
-    else:
-        text = f"{total}: {listed(facts.texts)}; by place: {tally}"
-    if facts.noise:
-        text += f" ({facts.noise} more rows are likely OCR noise)"
-    counted = len(asked) if asked is not None else len(facts.texts)
-    return [BriefItem("count", vid, None, None, text, 1.0, _sql(_DISTINCT_SQL, vid),
-                      tuple({**r, "distinct_texts": len(facts.texts), "counted": counted} for r in rows))]
-
-
-_TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript " \
-    "WHERE video_id = ? ORDER BY start_s"
-#: Speech with a shorter pause than this is one turn: a recogniser splits one announcement into
-#: several segments (a long sentence, a breath), and announcements are set apart by longer pauses.
-TURN_PAUSE_S = 1.5
-
-
-def _speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
-    """Transcript rows (in time order) grouped into turns: runs of speech with no pause of
-    `TURN_PAUSE_S` or more inside.
-
-    >>> said = [{"start_s": 0, "end_s": 2}, {"start_s": 2.5, "end_s": 4}, {"start_s": 9, "end_s": 10}]
-    >>> [len(t) for t in _speech_turns(said)]
-    [2, 1]
-    """
-    turns: list[list[Mapping[str, Any]]] = []
-    for r in rows:
-        if turns and float(r["start_s"]) - float(turns[-1][-1]["end_s"]) < TURN_PAUSE_S:
-            turns[-1].append(r)
-        else:
-            turns.append([r])
-    return turns
-
-
-def _speech_turn_items(memory: Memory, vid: str) -> list[BriefItem]:
-    """How many separate stretches of speech (turns, set apart by pauses) the video has, each with its
-    time. Shown all seven announcements numbered "speech 1 of 7" ... "7 of 7", the small model answered
-    "3 separate announcements": the code counts, the model reads the count."""
-    rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
-    turns = _speech_turns(rows)
-    if not turns:
-        text = "no speech"
-    else:
-        text = (f"{len(turns)} separate stretch{'es' * (len(turns) != 1)} of speech (turns, set apart by pauses of "
-                f"{TURN_PAUSE_S:g} s or more), at " + ", ".join(
-                    span_text(float(t[0]["start_s"]), float(t[-1]["end_s"])) for t in turns[:12])
-                + (", ..." if len(turns) > 12 else ""))
-    # one row per turn, not the transcript rows: lines the count stands beside are still shown as lines
-    return [BriefItem("count", vid, None, None, text, 1.0, _sql(_TURNS_SQL, vid), tuple(
-        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "segments": len(t),
-         "speech_turns": len(turns), "counted": len(turns)} for k, t in enumerate(turns, 1)
-    ) or ({"speech_turns": 0, "counted": 0},))]
-
-
-def _fold(text: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", text.lower()) or text

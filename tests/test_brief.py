@@ -17,14 +17,12 @@ from queries.brief import (
     BEST_MATCH,
     Brief,
     BriefItem,
-    _places,
-    asked_line,
-    asked_place,
     content_words,
     object_categories,
 )
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
+from queries.screen_places import asked_line, asked_place, span_places
 from queries.time_phrases import TimeWindow
 
 TABLE = Path(__file__).parent / "data" / "time_phrases.tsv"
@@ -456,11 +454,11 @@ def test_a_count_of_something_said_is_not_marked_on_the_turns(known: Any) -> Non
 
 
 def test_speech_turns_join_segments_a_short_pause_apart() -> None:
-    from queries.brief import TURN_PAUSE_S, _speech_turns
+    from queries.brief_counts import TURN_PAUSE_S, speech_turns
 
     segments = [{"start_s": 0.0, "end_s": 2.0}, {"start_s": 2.4, "end_s": 4.0}, {"start_s": 4.0 + TURN_PAUSE_S,
                                                                                 "end_s": 6.0}]
-    assert [len(t) for t in _speech_turns(segments)] == [2, 1] and _speech_turns([]) == []
+    assert [len(t) for t in speech_turns(segments)] == [2, 1] and speech_turns([]) == []
 
 
 def test_people_counted_at_the_asked_instant_are_marked_only_when_the_question_names_them(known: Any) -> None:
@@ -502,7 +500,7 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
         dict(span_id=3, start_s=120.0, end_s=150.0, y=0.9),  # at the bottom meanwhile: another place
         dict(span_id=4, start_s=140.0, end_s=150.0, y=0.085),  # the top line read again, a few pixels off
     ]
-    assert _places(rows) == {0: ("top", 1), 1: ("top", 2), 2: ("top", None), 3: ("bottom", None), 4: ("top", 1)}
+    assert span_places(rows) == {0: ("top", 1), 1: ("top", 2), 2: ("top", None), 3: ("bottom", None), 4: ("top", 1)}
     item = BriefItem("hit", "v", 130.0, 154.0, 'on-screen text: "STAIRS TO LEVEL 2"', 1.0, "SELECT 1",
                      source="ocr_spans", item_id=1, place="top", line=2)
     assert _line(item) == '130-154 s on-screen text (top, second line, below the first line): "STAIRS TO LEVEL 2"'

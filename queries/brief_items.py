@@ -1,0 +1,167 @@
+"""What the evidence brief is made of, and the text helpers every part of it shares.
+
+`BriefItem` (one piece of evidence with the SQL that gives its rows again) and `VideoFacts` (what the
+memory holds of one video), with the times and clipped texts items show and `recorded_sql`, which
+writes an item's SQL with literal parameters. Kept apart from `queries.brief`, which builds the
+brief, so that the parts that make items (`queries.brief_counts`) need nothing of the building.
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from queries.errors import QueryError
+from queries.screen_places import ORDINALS
+from queries.search import SOURCE_LABELS
+
+__all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "recorded_sql", "seconds_text", "span_text"]
+
+#: The longest text an item shows.
+TEXT_CHARS = 160
+
+
+@dataclass(frozen=True)
+class BriefItem:
+    """One piece of evidence: what kind, when, what it says, how strongly it matched, and the SQL
+    that gives its rows.
+
+    kind: 'hit' (a search hit), 'window' (rows inside a time window of the question), 'visible'
+    (when an object category is visible), 'count' (objects counted at a time or in a window),
+    'row' (the rest of a short video's text).
+    """
+
+    kind: str
+    video_id: str
+    start_s: float | None
+    end_s: float | None
+    text: str  # one line for the prompt (no video text beyond `rows`' texts)
+    score: float
+    sql: str
+    rows: tuple[dict[str, Any], ...] = ()
+    source: str | None = None  # 'transcript' | 'ocr_spans' | 'captions' for hits and rows
+    item_id: int | None = None  # segment_id / span_id / caption_id
+    match: float = 0.0  # hits: how well the text matches the question (`_relevance`, 0-1)
+    place: str | None = None  # on-screen text: where on the frame ('top', 'middle', 'bottom'; `screen_place`)
+    #: on-screen text: which line at its place, from the top (1, 2, ...), when other text is shown there
+    #: at the same time ("the second line under the top sign"); None when it is alone there
+    line: int | None = None
+    noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
+    context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
+
+    def overlaps(self, start_s: float | None, end_s: float | None) -> bool:
+        """Whether the item's span meets start_s..end_s (False when either has no times)."""
+        if start_s is None or end_s is None or self.start_s is None or self.end_s is None:
+            return False
+        return self.start_s <= end_s and self.end_s >= start_s
+
+    @property
+    def place_text(self) -> str | None:
+        """Where on the frame, as a rendering shows it: 'top', 'top, second line, below the first line'."""
+        if self.place is None or self.line is None:
+            return self.place
+        nth = ORDINALS.get(self.line, f"line {self.line}")
+        return f"{self.place}, {nth}" + (", below the first line" if self.line > 1 else "")
+
+    @property
+    def row_text(self) -> str:
+        """The video text of its rows, else its prompt line (a count, a visibility span)."""
+        return " ".join(str(r.get("text", "")) for r in self.rows) or self.text
+
+    @property
+    def row_keys(self) -> tuple[tuple[str, str, int], ...]:
+        """(video_id, table, id) of every text row this item shows."""
+        out = []
+        if self.source is not None and self.item_id is not None:
+            out.append((self.video_id, self.source, self.item_id))
+        for r in self.rows:
+            if r.get("source") in SOURCE_LABELS and r.get("item_id") is not None:
+                out.append((str(r.get("video_id", self.video_id)), str(r["source"]), int(r["item_id"])))
+        return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class VideoFacts:
+    """What the memory holds of one video, counted: its length, tracked objects, text rows, and the
+    times of events that time phrases anchor on ('text_change', 'speech_start', ...)."""
+
+    video_id: str
+    duration_s: float | None
+    categories: list[str]  # detector categories, most instances first
+    instances: dict[str, int]
+    text_rows: int  # transcript segments + on-screen text spans + captions
+    speech: int
+    spans: int
+    events: dict[str, list[float]]
+    file: str = ""  # the video's file name, as people name the video
+    summary: str = ""  # the summaries role's one-line title and summary ("" when it has not run)
+    #: The different on-screen texts (compared without case, spaces or punctuation), likely noise
+    #: left out, each with its first start and last end: (text, first_s, last_s), in time order.
+    texts: tuple[tuple[str, float, float], ...] = ()
+    noise: int = 0  # on-screen text rows that are likely OCR noise (kept in the memory, left out above)
+    #: Why the memory holds no speech / no on-screen text of the video when nothing read it: role ->
+    #: reason ('asr' -> 'no audio track', 'ocr' -> 'it has not run'). Absent when the role ran, so
+    #: that "no speech" is told apart from "never listened to".
+    unread: Mapping[str, str] = field(default_factory=dict)
+    has_audio: bool | None = None  # whether the file has an audio stream (None: not known)
+
+
+def seconds_text(t: float | None) -> str:
+    """A time for people: whole seconds when near one, else one decimal; '?' when unknown.
+
+    >>> seconds_text(3.0), seconds_text(3.04), seconds_text(12.25), seconds_text(None)
+    ('3 s', '3 s', '12.2 s', '?')
+    """
+    if t is None or (isinstance(t, float) and math.isnan(t)):
+        return "?"
+    return f"{t:.1f}".rstrip("0").rstrip(".") + " s" if abs(t - round(t)) >= 0.05 else f"{round(t)} s"
+
+
+def span_text(start: float | None, end: float | None) -> str:
+    """A time span for people: '2-10 s', one time when it is an instant, 'whole video' without a start.
+
+    >>> span_text(2.0, 10.0), span_text(0.7, 3.7), span_text(5.0, 5.0), span_text(None, None)
+    ('2-10 s', '0.7-3.7 s', '5 s', 'whole video')
+    """
+    if start is None:
+        return "whole video"
+    if end is None or abs(end - start) < 0.05:
+        return seconds_text(start)
+    return f"{seconds_text(start)[:-2]}-{seconds_text(end)}"
+
+
+def clip_text(text: str, n: int = TEXT_CHARS) -> str:
+    """`text` on one line, cut to `n` characters (ending "...") when longer.
+
+    >>> clip_text("PLATFORM 9\\n EXIT"), clip_text("a" * 10, 8)
+    ('PLATFORM 9 EXIT', 'aaaaa...')
+    """
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _lit(value: Any) -> str:
+    """A SQL literal for a recorded (never executed by us) statement."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def recorded_sql(template: str, *params: Any) -> str:
+    """`template` with each `?` replaced by its parameter as a SQL literal: an item's SQL, to be pasted
+    into `vidmem sql`.
+
+    >>> recorded_sql("SELECT * FROM when_visible(?, ?, gap_s := ?)", "v1", "person", 1.0)
+    "SELECT * FROM when_visible('v1', 'person', gap_s := 1.0)"
+    """
+    parts = template.split("?")
+    if len(parts) != len(params) + 1:
+        raise QueryError(f"recorded SQL has {len(parts) - 1} placeholders for {len(params)} values", sql=template)
+    out = parts[0]
+    for value, rest in zip(params, parts[1:], strict=True):
+        out += _lit(value) + rest
+    return out
