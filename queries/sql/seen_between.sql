@@ -1,8 +1,8 @@
 -- name: seen_between
 -- kind: macro
 -- returns: video_id, track_id, category, t_s, confidence, x1, y1, x2, y2
--- summary: Boxes found from `from_s` to `to_s` with the confidence that starts a track, one per object
---   (a box mostly inside a larger box of its category at that time is dropped); count per t_s.
+-- summary: Boxes found from `from_s` to `to_s` with the confidence that starts a track, one per object;
+--   count per t_s.
 CREATE OR REPLACE MACRO seen_between(vid, from_s, to_s) AS TABLE
 WITH gate AS (
     SELECT coalesce(max(try_cast(json_extract_string(settings, '$.tracking.confidence') AS DOUBLE)), 0.25) AS c
