@@ -182,8 +182,11 @@ class Brief:
         # when it is on, which video has it, or whether it is said (those ask about the line itself)
         asked = _words(self.question)
         restates = _ASKS_CONTENT.search(self.question) and not self.archive
-        top = next((i for i in self.items if i.kind == "hit" and not (restates and _words(i.row_text) <= asked)),
-                   None)
+        # of the kind of text the question asks about, when it names one: "which video mentions the way
+        # to the market?" marked the sign 'MARKET DAY' (one word, ranked first) over the sentence saying it
+        wanted = _wanted_sources(self.question)
+        top = next((i for i in self.items if i.kind == "hit" and i.source in wanted
+                    and not (restates and _words(i.row_text) <= asked)), None)
         if top is None or top.match < BEST_MATCH:
             return None
         # a question that names a time is answered by what is on then (the window's line says it): a

@@ -551,6 +551,16 @@ def test_the_one_text_at_the_asked_place_and_line_is_marked(two_lines: Any, ques
     assert got == (f'on-screen text: "{marked}"' if marked else None)
 
 
+def test_the_mark_is_on_the_kind_of_text_the_question_asks_about(known: Any, minilm: Any) -> None:
+    """'Which video mentions the way to the market?' marked the sign 'MARKET DAY' (one word, first by
+    keyword) over the sentence that says it."""
+    said = evidence_brief(known, "When does the speaker mention the platform?", video_id="vA", encoder=minilm)
+    assert said.items[0].source == "ocr_spans"  # 'PLATFORM 9 EXIT' is found first
+    assert said.best_match is None or said.best_match.source == "transcript"
+    shown = evidence_brief(known, "When is the platform sign shown?", video_id="vA", encoder=minilm).best_match
+    assert shown is not None and shown.source == "ocr_spans"
+
+
 def test_a_loosely_related_top_hit_is_not_marked_best_match(known: Any, minilm: Any) -> None:
     """Nothing in vA mentions a helicopter: the nearest lines are still shown, none is pointed at
     (the model followed such a mark and invented an answer)."""
