@@ -326,7 +326,10 @@ def evidence_brief(
         items += order
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question)
-        elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)):
+        elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
+                and not subject_words(question, facts.categories):
+            # the turns answer "how many announcements?"; shown for "how many events does the speaker
+            # announce?" (one is an event), the model read out the turns
             items += speech_turn_items(memory, vid)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
