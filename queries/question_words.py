@@ -36,7 +36,8 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     nearly mark after before next later earlier until while since between halfway through whole roughly about
     approximately exactly few several distinct different separate same other another colour color reason according
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
-    seen look looks kind sort type thing things something anything nothing likely probably make makes made"""))
+    seen look looks kind sort type thing things something anything nothing likely probably make makes made every
+    each piece pieces bit bits"""))
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

@@ -256,6 +256,15 @@ def test_an_announcement_count_off_the_turns_is_replaced_by_them(known: Any, min
     assert answer.text.endswith("(counted in the memory).") and answer.usage.calls == 1
 
 
+def test_a_texts_count_off_the_one_the_code_made_is_replaced_by_it(known: Any, minilm: Any) -> None:
+    """'every' and 'pieces' name nothing besides what is counted: the code's count answers."""
+    llm = ScriptedChat([], routes={READER: ["Answer: 4"]})
+    answer = ask("Counting every sign and caption, how many distinct pieces of text appear?",
+                 _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER] and answer.text.startswith("2 different on-screen texts")
+    assert answer.text.endswith("(counted in the memory).")
+
+
 def test_a_count_of_something_the_code_did_not_count_is_read_again(known: Any, minilm: Any) -> None:
     """'wearing hats' is more than the library counted: the mark stays a hint, read once more."""
     llm = ScriptedChat([], routes={READER: ["Answer: 4 people."], MARKER: ["Answer: 1 person."]})
