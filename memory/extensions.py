@@ -8,7 +8,9 @@ clear message when all three fail.
 
 import importlib.util
 import logging
+import os
 import shutil
+import threading
 from pathlib import Path
 
 import duckdb
@@ -38,9 +40,11 @@ def packaged_extension(name: str) -> Path | None:
     target = cache / f"{wanted}.duckdb_extension"
     if not target.is_file() or target.stat().st_size != binary.stat().st_size:
         cache.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".tmp")
+        # a copy of its own per process and thread: an ingest and a `vidmem sql` started beside it both
+        # copied to one '.tmp', and the second rename found it gone (CI, test_batch's ducklake test)
+        tmp = target.with_name(f"{wanted}.{os.getpid()}.{threading.get_ident()}.tmp")
         shutil.copyfile(binary, tmp)
-        tmp.replace(target)
+        tmp.replace(target)  # atomic: a reader sees the old file or the whole new one
     return target
 
 
