@@ -231,9 +231,9 @@ class Brief:
         texts = [i for i in counts if i.rows and "distinct_texts" in i.rows[0]]
         if len(texts) == 1:
             return texts[0]
-        # speech turns answer "how many announcements", not "how many lost items are reported"
+        # speech turns are added only for a count of the speech itself (`evidence_brief`)
         turns = [i for i in counts if i.rows and "speech_turns" in i.rows[0]]
-        if len(turns) == 1 and self.facts is not None and not subject_words(self.question, self.facts.categories):
+        if len(turns) == 1:
             return turns[0]
         named = self.facts is not None and object_categories(self.question, self.facts.categories)
         at = [i for i in counts if i.start_s is not None and i.start_s == i.end_s]
