@@ -131,11 +131,13 @@ _TEXT_QUESTION = re.compile(
     r"\b(signs?|texts?|written|writing|read|reads|captions?|titles?|banners?|labels?|board|screen|display|displayed|"
     r"overlays?|subtitles?|posters?|headlines?|ticker|lettering)\b", re.I
 )
-#: Speech named as such ("what does the sign say?" asks about text: no 'say' here).
-_SPOKEN = re.compile(r"\b(said|speak|speaks|spoken|speaker|mentions?|mentioned|talk|talks|talked|voice|narrator|"
-                     r"announces?|announced|announcements?|tells?|told|speech)\b", re.I)
-_SPEECH_QUESTION = re.compile(r"\b(say|says|said|speak|speaks|spoken|speaker|mention|mentions|mentioned|talk|talks|"
-                              r"voice|narrator|announce|announces|announced|tell|tells|told|words?|speech)\b", re.I)
+#: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
+#: 'words' only widen the sources shown (_SPEECH_QUESTION), never decide that a
+#: question is about speech (_SPOKEN).
+_SPEECH_WORDS = (r"said|speak|speaks|spoken|speaker|mentions?|mentioned|talk|talks|talked|voice|narrator|"
+                 r"announces?|announced|announcements?|speech|tells?|told")
+_SPOKEN = re.compile(rf"\b({_SPEECH_WORDS})\b", re.I)
+_SPEECH_QUESTION = re.compile(rf"\b({_SPEECH_WORDS}|say|says|words?)\b", re.I)
 
 
 @dataclass(frozen=True)
