@@ -18,12 +18,14 @@ from bench.qset.heldout import (
     HELDOUT3_PATH,
     HELDOUT4_PATH,
     HELDOUT5_PATH,
+    HELDOUT6_PATH,
     HELDOUT_PATH,
     SPLITS,
     SPLITS2,
     SPLITS3,
     SPLITS4,
     SPLITS5,
+    SPLITS6,
     STEMS,
     TYPES,
     said_forms,
@@ -38,6 +40,8 @@ from bench.qset.spec import (
     HELDOUT4_VIDEOS,
     HELDOUT5_BY_NAME,
     HELDOUT5_VIDEOS,
+    HELDOUT6_BY_NAME,
+    HELDOUT6_VIDEOS,
     HELDOUT_BY_NAME,
     HELDOUT_VIDEOS,
     VIDEOS,
@@ -51,6 +55,7 @@ RECORDS2 = heldout.load(HELDOUT2_PATH)
 RECORDS3 = heldout.load(HELDOUT3_PATH)
 RECORDS4 = heldout.load(HELDOUT4_PATH)
 RECORDS5 = heldout.load(HELDOUT5_PATH)
+RECORDS6 = heldout.load(HELDOUT6_PATH)
 # (records, the videos they are asked about): every held-out set is checked alike
 BOTH_SETS = pytest.mark.parametrize(
     ("records", "videos"),
@@ -60,8 +65,9 @@ BOTH_SETS = pytest.mark.parametrize(
         (RECORDS3, HELDOUT3_VIDEOS),
         (RECORDS4, HELDOUT4_VIDEOS),
         (RECORDS5, HELDOUT5_VIDEOS),
+        (RECORDS6, HELDOUT6_VIDEOS),
     ],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5"],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
 )
 
 
@@ -72,7 +78,8 @@ def _video(rec: dict[str, Any]) -> Video:
         or HELDOUT2_BY_NAME.get(name)
         or HELDOUT3_BY_NAME.get(name)
         or HELDOUT4_BY_NAME.get(name)
-        or HELDOUT5_BY_NAME[name]
+        or HELDOUT5_BY_NAME.get(name)
+        or HELDOUT6_BY_NAME[name]
     )
 
 
@@ -166,6 +173,41 @@ def test_fifth_set_is_what_the_generator_writes_and_stays_apart() -> None:
     assert set(Counter(r["type"] for r in RECORDS5)) == set(TYPES)
     # its sign texts are new: none is shown in an earlier set's video
     assert not {s.text for v in HELDOUT5_VIDEOS for s in v.signs} & {s.text for v in earlier for s in v.signs}
+
+
+def test_sixth_set_is_what_the_generator_writes_and_stays_apart() -> None:
+    assert HELDOUT6_PATH.read_text() == heldout.dumps(heldout.generate6(speech_seconds), heldout.HEAD6), (
+        "run: python -m bench.qset heldout6 --no-videos"
+    )
+    earlier = (*HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS, *HELDOUT5_VIDEOS, *VIDEOS)
+    names = {v.name for v in HELDOUT6_VIDEOS}
+    assert not names & {v.name for v in earlier}
+    assert {r["split"] for r in RECORDS6} == {"test6"} and set(SPLITS6) == names
+    assert sum(r["format"] == "open" for r in RECORDS6) >= 0.9 * len(RECORDS6) and len(RECORDS6) >= 450
+    old_kinds = {ln.kind for v in earlier for ln in v.lines}
+    assert {ln.kind for v in HELDOUT6_VIDEOS for ln in v.lines} - old_kinds == {"pet", "parking"}
+    long = [v for v in HELDOUT6_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 6 and len(v.signs) >= 4]
+    assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
+    assert all(40 <= v.duration_s <= 60 for v in HELDOUT6_VIDEOS if v not in long) and len(HELDOUT6_VIDEOS) == 6
+    # every type, and enough of each that a 120-question sample (drawn evenly across types) gets about 8
+    per_type = Counter(r["type"] for r in RECORDS6)
+    assert set(per_type) == set(TYPES) and min(per_type.values()) >= 8, per_type
+    assert not {s.text for v in HELDOUT6_VIDEOS for s in v.signs} & {s.text for v in earlier for s in v.signs}
+
+
+def test_sixth_set_asks_a_third_of_each_type_in_new_phrasings() -> None:
+    assert {r["phrasing"] for r in RECORDS6} == {"new", "old"}
+    assert all("phrasing" not in r for r in (*RECORDS, *RECORDS2, *RECORDS3, *RECORDS4, *RECORDS5))
+    earlier = {r["question"] for r in (*RECORDS, *RECORDS2, *RECORDS3, *RECORDS4, *RECORDS5)}
+    for qtype in TYPES:
+        recs = [r for r in RECORDS6 if r["type"] == qtype]
+        new = [r for r in recs if r["phrasing"] == "new"]
+        assert abs(len(new) - len(recs) / 3) <= 1, (qtype, len(new), len(recs))
+        assert all(r["format"] == "open" and r["question"] not in earlier for r in new), qtype
+        # at least two phrasings: the questions do not all open alike
+        assert len({" ".join(r["question"].split()[:2]) for r in new}) >= 2, qtype
+    asked = Counter((r["video"], r["question"]) for r in RECORDS6)
+    assert max(asked.values()) == 1, [k for k, n in asked.items() if n > 1]
 
 
 def test_size_mix_and_videos() -> None:
@@ -300,6 +342,7 @@ def test_every_answer_comes_from_the_spec(records: list[dict[str, Any]], videos:
                 assert (line.kind, ans) in {
                     ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes"),
                     ("cancel", "cancelled"), ("closing", "closes early"), ("raffle", "yes"),
+                    ("pet", "yes"), ("parking", "towed"),
                 }, rid  # fmt: skip
                 assert line.key in r["question"], rid
             else:

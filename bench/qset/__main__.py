@@ -4,7 +4,8 @@ Without a set name: the generated set (questions.py -> questions.jsonl); `heldou
 (heldout.py -> heldout.jsonl, its own videos in the same folder); `heldout2`: the second held-out set
 (heldout.py generate2 -> heldout2.jsonl, asked once as split 'test2'); `heldout3`: the third (generate3 ->
 heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.jsonl, split 'test4');
-`heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5')."""
+`heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5'); `heldout6`: the sixth (generate6 ->
+heldout6.jsonl, split 'test6', a third of it in new phrasings)."""
 
 import argparse
 import sys
@@ -17,6 +18,7 @@ from bench.qset.spec import (
     HELDOUT3_VIDEOS,
     HELDOUT4_VIDEOS,
     HELDOUT5_VIDEOS,
+    HELDOUT6_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
 )
@@ -43,6 +45,11 @@ SETS = {
         heldout.HELDOUT5_PATH,
         lambda: heldout.dumps(heldout.generate5(speech_seconds), heldout.HEAD5),
         HELDOUT5_VIDEOS,
+    ),
+    "heldout6": (
+        heldout.HELDOUT6_PATH,
+        lambda: heldout.dumps(heldout.generate6(speech_seconds), heldout.HEAD6),
+        HELDOUT6_VIDEOS,
     ),
 }
 

@@ -61,11 +61,20 @@ cancelled service and where refunds are given; 'menu', the soup of the day), new
 The fifth (`generate5`, heldout5.jsonl, split 'test5', videos spec.HELDOUT5_VIDEOS) was built after
 test4, the same way: six more videos, two more new kinds of line ('closing', a shop that closes early
 today and at what hour; 'raffle', a raffle's winning ticket and its prize), new slot values and signs.
+The sixth (`generate6`, heldout6.jsonl, split 'test6', videos spec.HELDOUT6_VIDEOS) was built after
+test5, the same way: six more videos, two more new kinds of line ('pet', a missing pet, its name and
+where it went missing; 'parking', a street whose parked cars are towed after an hour), new slot values
+and signs. Every earlier set shares this writer's phrasings, so the sixth also asks a third of each
+type's questions in phrasings no earlier set uses, written as a user would ask ('Can you tell me what
+the banner at the bottom said around the two-minute mark?', 'Roughly how many people are on screen at
+0:40?', 'Which of my videos talks about the missing cat?'), with new time expressions and new names for
+the frame's places (NEW_SCREEN_TEXT, NEW_PLACE_NAMES, _new_line_phrasings, and the `new=` of each
+question): its records carry "phrasing": "new" or "old", so a run can be scored both ways.
 
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
 "signs", "absent:word", "stem:word/said", "archive"), "time_expr" and "time_window_s" where the
-question or the answer is a time.
+question or the answer is a time, and in the sixth set "phrasing" ("new" | "old").
 """
 
 from __future__ import annotations
@@ -85,6 +94,7 @@ from bench.qset.spec import (
     HELDOUT3_VIDEOS,
     HELDOUT4_VIDEOS,
     HELDOUT5_VIDEOS,
+    HELDOUT6_VIDEOS,
     HELDOUT_VIDEOS,
     POOLS,
     Line,
@@ -99,6 +109,7 @@ HELDOUT2_PATH = Path(__file__).with_name("heldout2.jsonl")
 HELDOUT3_PATH = Path(__file__).with_name("heldout3.jsonl")
 HELDOUT4_PATH = Path(__file__).with_name("heldout4.jsonl")
 HELDOUT5_PATH = Path(__file__).with_name("heldout5.jsonl")
+HELDOUT6_PATH = Path(__file__).with_name("heldout6.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -126,6 +137,8 @@ SPLITS3: dict[str, str] = {v.name: "test3" for v in HELDOUT3_VIDEOS}
 SPLITS4: dict[str, str] = {v.name: "test4" for v in HELDOUT4_VIDEOS}
 # The fifth held-out set (spec.HELDOUT5_VIDEOS, heldout5.jsonl): all of it is test, asked once.
 SPLITS5: dict[str, str] = {v.name: "test5" for v in HELDOUT5_VIDEOS}
+# The sixth held-out set (spec.HELDOUT6_VIDEOS, heldout6.jsonl): all of it is test, asked once.
+SPLITS6: dict[str, str] = {v.name: "test6" for v in HELDOUT6_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -166,6 +179,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "traffic_lights": (("hallmark", "hall"), ("riverbank", "river")),
     "backseat_call": (("taxidermist", "taxi"), ("radiologist", "radio")),
     "hillside_fair": (("picnicker", "picnic"), ("toolmaker", "tool")),
+    "campus_notices": (("aquarist", "aquarium"), ("scientist", "science")),
+    "movie_night": (("potter", "pottery"), ("planet", "planetarium")),
+    "lamp_post_square": (("chaplain", "chapel"), ("clubhouse", "club")),
+    "window_rain": (("rosemary", "rose"), ("pumpkin", "pump")),
+    "rear_seat_chat": (("carpenter", "car"), ("washer", "wash")),
+    "warren_notice": (("cardigan", "Cardiff"), ("eggplant", "egg")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -196,6 +215,10 @@ CAUSE_WORDS = {
     "the toilets are flooded": ("toilet", "flood"),
     "the wiring is being replaced": ("wiring",),
     "a tree fell on the roof": ("tree",),
+    "a gas pipe is leaking": ("gas",),
+    "the dome is being cleaned": ("dome",),
+    "the boiler has broken down": ("boiler",),
+    "the water has been switched off": ("water",),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -210,6 +233,9 @@ METHOD_WORDS = {
     "go through the tunnel under the road": ("tunnel",),
     "go up the escalator": ("escalator",),
     "walk along the river path": ("river",),
+    "cross the bridge by the lake": ("bridge", "lake"),
+    "follow the stone wall": ("stone wall",),
+    "take the second exit at the roundabout": ("second exit", "roundabout"),
 }
 PLACE_NAMES = {
     "top": ("the sign at the top of the frame", "the banner across the top", "the text at the top of the screen"),
@@ -217,7 +243,36 @@ PLACE_NAMES = {
     "bottom": ("the caption at the bottom", "the text along the bottom of the frame", "the lower caption"),
 }
 UNNAMED = ("the sign", "the on-screen text", "the overlay")
+NEW_PEOPLE = (
+    "Roughly how many people are on screen {}?",
+    "How many people can I see in the shot {}?",
+    "Is it crowded {}? How many people are there?",
+)
+# The sixth set's new phrasings of the sign questions (the time expressions are new too: _Writer.new_sign_times).
+NEW_SCREEN_TEXT = (
+    "Can you read me what was on screen {phrase}?",
+    "What text could I see {phrase}?",
+    "{Phrase}, what words were up on the screen?",
+)
+NEW_SCREEN_PLACE = ("Can you tell me what {frame} said {phrase}?", "What did {frame} show {phrase}?")
+NEW_PLACE_NAMES = {
+    "top": ("the banner up top", "the heading at the top of the picture"),
+    "top2": ("the smaller line just under the top banner", "the second row of text at the top"),
+    "bottom": ("the banner at the bottom", "the strip of text along the bottom"),
+}
+NEW_LATE_TEXT = {
+    "top2": (
+        "Toward the end a second line shows up under the top sign. What does it say?",
+        "Near the end, what's written on the extra line below the top banner?",
+    ),
+    "bottom": (
+        "Near the end of the clip there's a caption along the bottom. What's written there?",
+        "What does the banner at the bottom say in the closing part of the video?",
+    ),
+}
 SpeechTime = Callable[[str], float]
+# A question in a new phrasing, alone or with the fields that phrasing changes ({"time_expr": ...}).
+Phrasing = str | tuple[str, dict[str, Any]]
 
 
 def mmss(t: float) -> str:
@@ -259,6 +314,10 @@ class _Writer:
     archive: Sequence[Video]
     splits: Mapping[str, str] = field(default_factory=lambda: SPLITS)
     records: list[dict[str, Any]] = field(default_factory=list)
+    # With `fresh` (the sixth set), each open record keeps the new phrasings it may be asked in instead
+    # ({record id: [(question, fields it changes)]}); _rephrase picks a third of each type's records.
+    fresh: bool = False
+    alternatives: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
 
     def rng(self, salt: str) -> random.Random:
         return random.Random(f"heldout/{self.video.name}/{salt}")
@@ -275,8 +334,11 @@ class _Writer:
         accept: Sequence[str] = (),
         *,
         choices: Sequence[str] | None = None,
+        new: Sequence[Phrasing] = (),
         **extra: Any,
     ) -> None:
+        """`new`: the question in phrasings no earlier set uses (with the fields, such as its time
+        expression, that such a phrasing changes); only a `fresh` writer keeps them."""
         n = sum(r["type"] == qtype for r in self.records) + 1
         rec: dict[str, Any] = {
             "id": f"{self.video.name}-{qtype}-{n:02d}",
@@ -296,6 +358,8 @@ class _Writer:
         rec.update(split=self.splits[self.video.name], scope=extra.pop("scope", "video"), facts=list(facts))
         rec.update(extra)
         self.records.append(rec)
+        if self.fresh and new and choices is None:
+            self.alternatives[rec["id"]] = [(a, {}) if isinstance(a, str) else a for a in new]
 
     # ------------------------------------------------------------ time
 
@@ -331,6 +395,30 @@ class _Writer:
             if self.alone(sign, max(0.0, w[0] - 0.5), min(d, w[1] + 0.5), same_place=same_place)
         ]
 
+    def new_sign_times(self, sign: Sign, *, same_place: bool) -> list[tuple[str, tuple[float, float]]]:
+        """Time expressions no earlier set uses ('about 40 seconds into the video', 'at the 1:05 mark',
+        'around the two-minute mark', 'midway through'), filtered like sign_times."""
+        d, length = self.video.duration_s, sign.end_s - sign.start_s
+        a = round(sign.start_s + 0.45 * length)
+        b = round(sign.start_s + 0.6 * length)
+        options = [
+            (f"about {a} seconds into the video", (a - 1.5, a + 1.5)),
+            (f"at the {mmss(b)} mark", (b - 1.0, b + 1.0)),
+            ("midway through", (0.47 * d, 0.53 * d)),
+            ("right at the start", (0.0, min(3.0, 0.05 * d))),
+            ("in the last few seconds", (d - 3.0, d)),
+        ]
+        options += [
+            (f"around the {number_words(m)}-minute mark", (60.0 * m - 3.0, 60.0 * m + 3.0))
+            for m in (1, 2)
+            if 60 * m + 5 < d
+        ]
+        return [
+            (p, w)
+            for p, w in options
+            if self.alone(sign, max(0.0, w[0] - 0.5), min(d, w[1] + 0.5), same_place=same_place)
+        ]
+
     def signs_during(self, lo: float, hi: float) -> list[Sign]:
         return [s for s in self.video.signs if s.start_s < hi and lo < s.end_s]
 
@@ -357,12 +445,13 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
     s, src = line.words(), [f"line:{i}"]
     kind = line.kind
     n_kind = sum(o.kind == kind for o in w.video.lines)
+    nm, ns = _new_line_phrasings(kind, s, n_kind)  # the main and the second fact in new phrasings
 
     def main(
         qtype: str, opens: Sequence[str], mcq: str, answer: str, accept: Sequence[str], wrong: Sequence[str]
     ) -> None:
         for q in opens:
-            w.add(qtype, q, answer, src, accept)
+            w.add(qtype, q, answer, src, accept, new=nm)
         w.add(qtype, mcq, answer, src, choices=[answer, *[x for x in dict.fromkeys(wrong) if x != answer][:4]])
 
     if kind == "depart":
@@ -375,7 +464,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"platform {s['platform_words']}", f"platform number {p}", f"platform no {p}"],
             [f"platform {x}" for x in (p + 1, p + 3, abs(p - 2) or 12, p + 6, p + 10)],
         )
-        w.add("what", f"What colour is the {v} that leaves from platform {p}?", s["color"], src)
+        w.add("what", f"What colour is the {v} that leaves from platform {p}?", s["color"], src, new=ns)
     elif kind == "delay":
         m, v, c = int(s["minutes"]), s["vehicle"], s["city"]
         main(
@@ -386,7 +475,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"{s['minutes_words']} minutes", f"{m} min"],
             [f"{x} minutes" for x in (m + 10, m + 20, abs(m - 5) or 50, m + 5, m + 30)],
         )
-        w.add("what", f"Where is the delayed {v} headed?", c, src)
+        w.add("what", f"Where is the delayed {v} headed?", c, src, new=ns)
     elif kind == "lost":
         item, spot = s["item"], s["spot"]
         main(
@@ -397,7 +486,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [],
             POOLS["item"],
         )
-        w.add("what", f"In which room was the {s['color']} {item} left?", spot, src)
+        w.add("what", f"In which room was the {s['color']} {item} left?", spot, src, new=ns)
     elif kind == "closed":
         place, cause = s["place"], s["cause"]
         main(
@@ -409,7 +498,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             POOLS["place"],
         )
         for q in (f"Why is the {place} shut?", f"What's the reason the {place} isn't open today?"):
-            w.add("why", q, cause, src, CAUSE_WORDS[cause])
+            w.add("why", q, cause, src, CAUSE_WORDS[cause], new=ns)
     elif kind == "route":
         dest, method = s["dest"], s["method"]
         main(
@@ -420,7 +509,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             METHOD_WORDS[method],
             POOLS["method"],
         )
-        w.add("what", f"Where do you end up if you {method}?", dest, src)
+        w.add("what", f"Where do you end up if you {method}?", dest, src, new=ns)
     elif kind == "code":
         code, thing = s["code"], s["thing"]
         main(
@@ -431,7 +520,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [" ".join(code), digit_words(code), "-".join(code)],
             [code[::-1], code[1:] + code[0], code[2:] + code[:2], code[0] + code[2] + code[1] + code[3], "1234"],
         )
-        w.add("what", f"What does the code {code} open?", thing, src)
+        w.add("what", f"What does the code {code} open?", thing, src, new=ns)
     elif kind == "meet":
         name, mark, h = s["name"], s["landmark"], int(s["hour"])
         main(
@@ -448,6 +537,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             f"{h} o'clock",
             src,
             _hour_forms(s),
+            new=ns,
         )
     elif kind == "price":
         p, city = int(s["price"]), s["city"]
@@ -460,7 +550,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"{x} dollars" for x in (p + 10, p + 5, abs(p - 7) or 99, p + 20, p * 2)],
         )
         w.add("what", f"A ticket to which city costs {p} dollars?" if n_kind == 1 else
-              f"Which city is the {p}-dollar ticket for?", city, src)  # fmt: skip
+              f"Which city is the {p}-dollar ticket for?", city, src, new=ns)  # fmt: skip
     elif kind == "event":
         ev, h, room = s["event"], int(s["hour"]), s["room"]
         main(
@@ -471,7 +561,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _hour_forms(s),
             _other_hours(h),
         )
-        w.add("what", f"Where is the {ev} held?", room, src)
+        w.add("what", f"Where is the {ev} held?", room, src, new=ns)
     elif kind == "board":
         g, city = int(s["gate"]), s["city"]
         main(
@@ -482,7 +572,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"gate {s['gate_words']}", f"gate number {g}", f"gate no {g}"],
             [f"gate {x}" for x in (g + 1, g + 4, abs(g - 2) or 11, g + 7, g + 12)],
         )
-        w.add("what", f"Where is the flight that boards at gate {g} going?", city, src)
+        w.add("what", f"Where is the flight that boards at gate {g} going?", city, src, new=ns)
     elif kind == "sale":
         goods, h = s["goods"], int(s["hour"])
         main(
@@ -494,7 +584,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "What is being sold at half price?" if n_kind == 1 else
-              f"What is half price until {h} o'clock?", goods, src)  # fmt: skip
+              f"What is half price until {h} o'clock?", goods, src, new=ns)  # fmt: skip
     elif kind == "weather":
         weather, h = s["weather"], int(s["hour"])
         main(
@@ -506,7 +596,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "What weather is expected later?" if n_kind == 1 else
-              f"What weather is expected after {h} o'clock?", weather, src)  # fmt: skip
+              f"What weather is expected after {h} o'clock?", weather, src, new=ns)  # fmt: skip
     elif kind == "change":
         p, v, c = int(s["platform"]), s["vehicle"], s["city"]
         main(
@@ -518,7 +608,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"platform {s['platform_words']}", f"platform number {p}", f"platform no {p}"],
             [f"platform {x}" for x in (p + 2, p + 5, abs(p - 1) or 13, p + 8, p + 11)],
         )  # fmt: skip
-        w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src)
+        w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src, new=ns)
     elif kind == "cancel":
         v, c, desk = s["vehicle"], s["city"], s["desk"]
         main(
@@ -531,7 +621,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             POOLS["desk"],
         )  # fmt: skip
         w.add("what", f"Where was the cancelled {v} going?" if n_kind == 1 else
-              f"Where was the cancelled {v} with refunds at the {desk} going?", c, src)  # fmt: skip
+              f"Where was the cancelled {v} with refunds at the {desk} going?", c, src, new=ns)  # fmt: skip
     elif kind == "menu":
         soup, h = s["soup"], int(s["hour"])
         main(
@@ -544,7 +634,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [],
             POOLS["soup"],
         )  # fmt: skip
-        w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s))
+        w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s), new=ns)
     elif kind == "closing":
         shop, h = s["shop"], int(s["hour"])
         main(
@@ -556,7 +646,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "Which place closes early today?" if n_kind == 1 else
-              f"Which place closes at {h} o'clock today?", shop, src)  # fmt: skip
+              f"Which place closes at {h} o'clock today?", shop, src, new=ns)  # fmt: skip
     elif kind == "raffle":
         t, prize = int(s["ticket"]), s["prize"]
         main(
@@ -571,9 +661,135 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"number {x}" for x in (t + 1, t + 11, abs(t - 9) or 90, t + 20, t + 3)],
         )  # fmt: skip
         w.add("what", "What is the raffle prize?" if n_kind == 1 else
-              f"What prize goes to ticket number {t}?", prize, src)  # fmt: skip
+              f"What prize goes to ticket number {t}?", prize, src, new=ns)  # fmt: skip
+    elif kind == "pet":
+        animal, name = s["animal"], s["pet"]
+        main(
+            "what",
+            [f"What is the missing {animal} called?",
+             f"What's the name of the {s['color']} {animal} that went missing?"],
+            f"The missing {animal} is called what?",
+            name,
+            [],
+            POOLS["pet"],
+        )  # fmt: skip
+        w.add("what", f"Near which place did the {animal} go missing?", s["area"], src, new=ns)
+    elif kind == "parking":
+        street, h = s["street"], int(s["hour"])
+        main(
+            "what",
+            [f"After what time will cars on {street} be towed?", f"Until when can I leave my car on {street}?"],
+            f"Cars on {street} are towed after which time?",
+            f"{h} o'clock",
+            _hour_forms(s),
+            _other_hours(h),
+        )
+        w.add("what", "Which street will cars be towed from?" if n_kind == 1 else
+              f"Which street are cars towed from after {h} o'clock?", street, src, new=ns)  # fmt: skip
     else:
         raise ValueError(f"unknown line kind {kind!r}")
+
+
+def _new_line_phrasings(kind: str, s: Mapping[str, str], n_kind: int) -> tuple[list[str], list[str]]:
+    """The sixth set's new phrasings of a line's main fact and of its second fact (for 'closed', its
+    cause: the 'why' questions), as a user would ask them; [] for kinds it does not say."""
+    one = n_kind == 1
+    if kind == "depart":
+        v, c, p = s["vehicle"], s["color"], s["platform"]
+        return (
+            [f"I'm catching the {c} {v}. What platform should I head to?",
+             f"Where does the {c} {v} go from? Which platform?"],
+            [f"The {v} on platform {p}: what colour is it?", f"Which colour {v} is the one at platform {p}?"],
+        )  # fmt: skip
+    if kind == "delay":
+        v, c = s["vehicle"], s["city"]
+        return (
+            [f"How long a wait is there for the {v} to {c}?", f"How much later than planned is the {v} to {c}?"],
+            [f"The {v} that's running late: where is it going?", f"Which city is the late {v} headed for?"],
+        )
+    if kind == "lost":
+        item, spot, c = s["item"], s["spot"], s["color"]
+        return (
+            [f"Has anything been left in the {spot}? What is it?", f"They found something in the {spot}. What was it?"],
+            [f"Which room did someone leave the {item} in?", f"If the {c} {item} is mine, where did I leave it?"],
+        )
+    if kind == "closed":
+        place, cause = s["place"], s["cause"]
+        return (
+            [f"Something is shut today because {cause}. What is it?",
+             f"They said {cause}. Which place is closed because of that?"],
+            [f"How come the {place} is closed today?", f"Did they say why the {place} is shut today?",
+             f"What's wrong at the {place} that it can't open?"],
+        )  # fmt: skip
+    if kind == "route":
+        dest, method = s["dest"], s["method"]
+        return (
+            [f"I'm trying to find the {dest}. Which way should I go?",
+             f"What directions did they give for getting to the {dest}?"],
+            [f"If I {method}, where will I get to?", f"Which place are the directions '{method}' for?"],
+        )  # fmt: skip
+    if kind == "code":
+        thing, code = s["thing"], s["code"]
+        return (
+            [f"I need to get into the {thing}. What's the code?", f"Which number unlocks the {thing}?"],
+            [f"What is the code {code} for?", f"Where would I use the code {code}?"],
+        )
+    if kind == "meet":
+        name, mark, h = s["name"], s["landmark"], s["hour"]
+        return (
+            [f"Who should I look for at the {mark}?", f"At {h} o'clock, who am I meeting?"],
+            [f"When am I supposed to meet {name}?", f"What time should I be there to meet {name}?"],
+        )
+    if kind == "price":
+        city, p = s["city"], s["price"]
+        return (
+            [f"What's the fare to {city}?", f"How many dollars for a ticket to {city}?"],
+            [f"Which city can I get to for {p} dollars?", f"Where does a {p}-dollar ticket take me?"],
+        )
+    if kind == "event":
+        ev = s["event"]
+        return (
+            [f"When should I show up for the {ev}?", f"What time is the {ev} on?"],
+            [f"Which room is the {ev} in?", f"Where do I go for the {ev}?"],
+        )
+    if kind == "sale":
+        goods, h = s["goods"], s["hour"]
+        return (
+            [f"How long can I get the {goods} at half price?", f"When does the {goods} discount end?"],
+            ["What's on offer at half price?", "What can I get for half the usual price?"] if one else
+            [f"Which thing is going cheap until {h} o'clock?", f"What can I get at half price until {h} o'clock?"],
+        )  # fmt: skip
+    if kind == "weather":
+        weather, h = s["weather"], s["hour"]
+        return (
+            [f"When is the {weather} supposed to start?", f"What time will the heavy {weather} arrive?"],
+            ["What's the forecast for later?", "What kind of bad weather are they warning about?"] if one else
+            [f"What's the forecast for after {h} o'clock?", f"What bad weather is due after {h} o'clock?"],
+        )  # fmt: skip
+    if kind == "menu":
+        soup, h = s["soup"], s["hour"]
+        return (
+            ["What soup have they got today?", "What's today's soup?"] if one else
+            [f"What soup can I still order until {h} o'clock?", f"Which soup is on until {h} o'clock?"],
+            [f"How late can I still order the {soup} soup?", f"When do they stop serving the {soup} soup?"],
+        )  # fmt: skip
+    if kind == "pet":
+        animal, c = s["animal"], s["color"]
+        return (
+            [f"Someone's {animal} has gone missing. What's its name?",
+             f"If I find the {c} {animal}, what name should I call it by?"],
+            [f"Where was the {animal} when it got lost?", f"Where should I look for the lost {animal}?"],
+        )  # fmt: skip
+    if kind == "parking":
+        street, h = s["street"], s["hour"]
+        return (
+            [f"How late can I keep my car parked on {street}?", f"When does the towing start on {street}?"],
+            ["Where am I not allowed to leave my car late tonight?",
+             f"Which road should I move my car off before {h} o'clock?"] if one else
+            [f"Which road should I move my car off before {h} o'clock?",
+             f"Where do cars get towed from after {h} o'clock?"],
+        )  # fmt: skip
+    return [], []
 
 
 def _line_key_accept(line: Line) -> list[str]:
@@ -595,39 +811,53 @@ def _speech_questions(w: _Writer) -> None:
             ],
         )
         ans = mmss(line.start_s) if v.duration_s >= 100 else f"{round(line.start_s)} seconds"
-        w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi])
-        if line.kind in ("lost", "closed", "delay", "weather", "cancel", "closing", "raffle"):
+        new = [f"Roughly when do they talk about {line.topic}?", f"Whereabouts in the video is {line.topic} mentioned?",
+               f"Can you find me the moment {line.topic} comes up?"]  # fmt: skip
+        w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi], new=new)
+        if line.kind in ("lost", "closed", "delay", "weather", "cancel", "closing", "raffle", "pet", "parking"):
             _denial(w, i, line)
     pairs = list(zip(v.lines, v.lines[1:], strict=False))
     for n, (a, b) in enumerate((pairs[0], pairs[-1])):
         ia, ib = w.line_index(a), w.line_index(b)
         q = [f"What is announced right after {a.topic}?", f"What comes next after the announcement about {a.topic}?"][n]
-        w.add("order", q, b.key, [f"line:{ib}"], _line_key_accept(b), relation="after")
+        new = [f"Once they finished talking about {a.topic}, what was the next announcement?",
+               f"What came up straight after {a.topic}?"]  # fmt: skip
+        w.add("order", q, b.key, [f"line:{ib}"], _line_key_accept(b), relation="after", new=new)
         q = [
             f"What did the speaker talk about just before {b.topic}?",
             f"Which announcement came right before {b.topic}?",
         ][n]
-        w.add("order", q, a.key, [f"line:{ia}"], _line_key_accept(a), relation="before")
+        new = [f"Before they got to {b.topic}, what had they been talking about?",
+               f"What was mentioned just ahead of {b.topic}?"]  # fmt: skip
+        w.add("order", q, a.key, [f"line:{ia}"], _line_key_accept(a), relation="before", new=new)
 
 
 def _denial(w: _Writer, i: int, line: Line) -> None:
     """Yes/no questions the line answers, worded so that a model trusting doubt says the opposite."""
     s, src = line.words(), [f"line:{i}"]
     if line.kind == "lost":
+        new = [f"Did somebody forget a {s['item']} in the {s['spot']}?",
+               f"Has anyone reported a {s['item']} left behind?"]  # fmt: skip
         for q in (f"Did anyone leave a {s['item']} in the {s['spot']}?",
                   f"Was a {s['item']} left behind somewhere, or is nothing said about that?"):  # fmt: skip
-            w.add("denial", q, "yes", src, [], expects="yes")
+            w.add("denial", q, "yes", src, [], expects="yes", new=new)
     elif line.kind == "closed":
+        new = [f"Will the {s['place']} be open if I go there today?",
+               f"I was planning to go to the {s['place']} today. Is it open?"]  # fmt: skip
         for q in (f"Is the {s['place']} open today?", f"Can I visit the {s['place']} today?"):
-            w.add("denial", q, "closed", src, ["not open", "shut"], expects="no")
+            w.add("denial", q, "closed", src, ["not open", "shut"], expects="no", new=new)
     elif line.kind == "delay":
+        new = [f"Will the {s['vehicle']} to {s['city']} get in on schedule?",
+               f"Is the {s['vehicle']} to {s['city']} on time today?"]  # fmt: skip
         w.add(
             "denial", f"Is the {s['vehicle']} to {s['city']} running on time?", "delayed", src,
-            ["late", "not on time", "behind schedule"], expects="no",
+            ["late", "not on time", "behind schedule"], expects="no", new=new,
         )  # fmt: skip
     elif line.kind == "weather":
         q = f"Is any {s['weather']} expected later, or does the announcement say nothing about the weather?"
-        w.add("denial", q, "yes", src, [], expects="yes")
+        new = [f"Should I expect any {s['weather']} later today?",
+               f"Are they saying there'll be {s['weather']} later on?"]  # fmt: skip
+        w.add("denial", q, "yes", src, [], expects="yes", new=new)
     elif line.kind == "cancel":
         w.add(
             "denial", f"Is the {s['vehicle']} to {s['city']} still running today?", "cancelled", src,
@@ -641,6 +871,17 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
     elif line.kind == "raffle":
         q = f"Was a winner drawn for the {s['prize']}, or does the announcement say nothing about a raffle?"
         w.add("denial", q, "yes", src, [], expects="yes")
+    elif line.kind == "pet":
+        q = f"Has a {s['animal']} gone missing, or does the announcement say nothing about a pet?"
+        new = [f"Did somebody lose their {s['animal']}?", f"Is anyone looking for a missing {s['animal']}?"]
+        w.add("denial", q, "yes", src, [], expects="yes", new=new)
+    elif line.kind == "parking":
+        new = [f"Is it OK to park on {s['street']} overnight?",
+               f"If I leave my car on {s['street']} late tonight, will that be fine?"]  # fmt: skip
+        w.add(
+            "denial", f"Can I leave my car on {s['street']} all night?", "towed", src,
+            ["towing", "tow away", "not allowed"], expects="no", new=new,
+        )  # fmt: skip
 
 
 # ------------------------------------------------------------------ on-screen text
@@ -657,46 +898,69 @@ def _sign_questions(w: _Writer) -> None:
             frame = w.pick(f"stf/{i}", UNNAMED)
             q = w.pick(f"stq/{i}", [f"What does {frame} say {phrase}?", f"What is written in {frame} {phrase}?",
                                     f"{phrase[0].upper()}{phrase[1:]}, what does {frame} read?"])  # fmt: skip
-            w.add("screen_text", q, sign.text, src, time_expr=phrase, window_s=list(window))
+            new_times = w.new_sign_times(sign, same_place=False) or [(phrase, window)]
+            new: list[Phrasing] = []
+            for k, tmpl in enumerate(NEW_SCREEN_TEXT):
+                ph, win = new_times[w.rng(f"nst/{i}/{k}").randrange(len(new_times))]
+                new.append((tmpl.format(phrase=ph, Phrase=ph[0].upper() + ph[1:]),
+                            {"time_expr": ph, "window_s": list(win)}))  # fmt: skip
+            w.add("screen_text", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new)
         numeric = [(p, win) for p, win in named if p[0].isdigit() or p.startswith("at ")]
         relative = [x for x in named if x not in numeric]
         rng = w.rng(f"sp/{i}")
         chosen = ([rng.choice(numeric)] if numeric else []) + ([rng.choice(relative)] if relative else [])
         if len(chosen) < 2 and len(named) >= 2:
             chosen = rng.sample(named, 2)
+        new_named = w.new_sign_times(sign, same_place=True)
         for k, (phrase, window) in enumerate(chosen):
             frame = PLACE_NAMES[sign.place][(i + k) % 3]
             q = [f"What does {frame} say {phrase}?", f"{phrase[0].upper()}{phrase[1:]}, what is written in {frame}?"][k]
-            w.add("screen_place", q, sign.text, src, time_expr=phrase, window_s=list(window))
+            new = []
+            for n, tmpl in enumerate((NEW_SCREEN_PLACE[k], NEW_SCREEN_PLACE[1 - k])):
+                ph, win = new_named[(i + k) % len(new_named)] if new_named else (phrase, window)
+                place = NEW_PLACE_NAMES[sign.place][(i + k + n) % 2]
+                new.append((tmpl.format(frame=place, phrase=ph), {"time_expr": ph, "window_s": list(win)}))
+            w.add("screen_place", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new)
         late = max(sign.start_s, 2 * v.duration_s / 3)
         if sign.place != "top" and late + 2 <= sign.end_s:
             frame = {"top2": "a second line of text appears under the top sign",
                      "bottom": "a caption appears at the bottom of the frame"}[sign.place]  # fmt: skip
             for q in (f"Late in the video {frame}. What does it say?",
                       f"In the last part of the video, what does {PLACE_NAMES[sign.place][2]} read?"):  # fmt: skip
-                w.add("late_text", q, sign.text, src, time_window_s=[late, sign.end_s])
+                w.add("late_text", q, sign.text, src, time_window_s=[late, sign.end_s], new=NEW_LATE_TEXT[sign.place])
         if sign.start_s >= 2 and (i < 2 or sign.place != "top"):
             lo, hi = sign.start_s - 2.0, sign.start_s + 2.0
             q = w.pick(f"sw/{i}", [f"When does the text '{sign.text}' first appear?",
                                    f"At what time does '{sign.text}' come up on screen?",
                                    f"How far into the video is '{sign.text}' first shown?"])  # fmt: skip
             ans = mmss(sign.start_s) if v.duration_s >= 100 else f"{round(sign.start_s)} seconds"
-            w.add("when", q, ans, src, time_accept(lo, hi), time_window_s=[lo, hi])
+            new = [f"When did '{sign.text}' first pop up on screen?",
+                   f"At what timestamp does the text '{sign.text}' show up?"]  # fmt: skip
+            w.add("when", q, ans, src, time_accept(lo, hi), time_window_s=[lo, hi], new=new)
     for i, a in enumerate(v.signs):
         nxt = [j for j, b in enumerate(v.signs) if b.place == a.place and b.start_s == a.end_s]
         if nxt and i % 2 == 0:
             b = v.signs[nxt[0]]
-            w.add("order", f"What did the text '{a.text}' change to?", b.text, [f"sign:{nxt[0]}"], relation="after")
+            new = [f"After '{a.text}', what did the on-screen text switch to?",
+                   f"What replaced '{a.text}' on the screen?"]  # fmt: skip
+            q = f"What did the text '{a.text}' change to?"
+            w.add("order", q, b.text, [f"sign:{nxt[0]}"], relation="after", new=new)
     texts = {s.text for s in v.signs}
     nouns = ("different", "distinct", "texts", "signs", "unique", "messages", "captions")
     for q in ("How many different texts are shown on screen over the whole video?",
               "Counting every sign and caption, how many distinct pieces of text appear in this video?",
               "How many different messages does the video display on screen?"):  # fmt: skip
-        w.add("aggregate_texts", q, f"{len(texts)} different texts", ["signs"], count_accept(len(texts), nouns))
+        new = ["How many different signs or captions show up in this clip altogether?",
+               "How many different things are written on screen during the video?"]  # fmt: skip
+        accept = count_accept(len(texts), nouns)
+        w.add("aggregate_texts", q, f"{len(texts)} different texts", ["signs"], accept, new=new)
     top = {s.text for s in v.signs if s.place == "top"}
     if len(top) != len(texts):
         q = "How many different texts does the sign at the top of the frame show, from start to end?"
-        w.add("aggregate_texts", q, f"{len(top)} different texts", ["signs:top"], count_accept(len(top), nouns))
+        new = ["How many different messages appear in the top banner over the course of the video?",
+               "The top banner changes during the video. How many different texts does it show in all?"]  # fmt: skip
+        accept = count_accept(len(top), nouns)
+        w.add("aggregate_texts", q, f"{len(top)} different texts", ["signs:top"], accept, new=new)
 
 
 # ------------------------------------------------------------------ joins in time
@@ -717,19 +981,25 @@ def _cross_modal(w: _Writer) -> None:
         q = w.pick(f"cm/{i}", [f"What did the {frame} say while the speaker talked about {line.topic}?",
                                f"What was written on screen ({frame}) while {line.topic} was being announced?",
                                f"While we hear about {line.topic}, what does the {frame} read?"])  # fmt: skip
-        w.add("cross_modal", q, sign.text, [f"sign:{v.signs.index(sign)}", f"line:{i}"])
+        new = [f"What was the {frame} showing while they were talking about {line.topic}?",
+               f"When the announcement about {line.topic} came on, what was written on the {frame}?"]  # fmt: skip
+        w.add("cross_modal", q, sign.text, [f"sign:{v.signs.index(sign)}", f"line:{i}"], new=new)
     for j, sign in enumerate(v.signs):
         inside = [k for k, ln in enumerate(v.lines) if sign.start_s <= ln.start_s and w.end(ln) <= sign.end_s]
         if len(inside) == 1:
             ln = v.lines[inside[0]]
             q = w.pick(f"cms/{j}", [f"What does the speaker announce while '{sign.text}' is on screen?",
                                     f"While the text '{sign.text}' is showing, what is being announced?"])  # fmt: skip
-            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{inside[0]}"], _line_key_accept(ln))
+            new = [f"The screen said '{sign.text}' at one point. What was the voice talking about then?",
+                   f"What's being said over the '{sign.text}' sign?"]  # fmt: skip
+            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{inside[0]}"], _line_key_accept(ln), new=new)
         first = [k for k, ln in enumerate(v.lines) if ln.start_s - 1.0 <= sign.start_s <= w.end(ln)]
         if len(first) == 1 and sign.start_s > 0:
             ln = v.lines[first[0]]
             q = f"What is being announced at the moment '{sign.text}' first appears?"
-            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{first[0]}"], _line_key_accept(ln))
+            new = [f"Right when '{sign.text}' comes up, what is the speaker saying?",
+                   f"As the '{sign.text}' text appears, what's the announcement about?"]  # fmt: skip
+            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{first[0]}"], _line_key_accept(ln), new=new)
 
 
 # ------------------------------------------------------------------ whole-video counts and people
@@ -742,13 +1012,21 @@ def _aggregate_speech(w: _Writer) -> None:
     for q in ("How many separate announcements does the speaker make in this video?",
               "Over the whole video, how many different things does the voice announce?",
               "Count the spoken announcements: how many are there?"):  # fmt: skip
-        w.add("aggregate_speech", q, f"{n} announcements", ["lines"], count_accept(n, nouns))
+        new = ["How many announcements are there in total?",
+               "How many times does the announcer come on with something new to say?"]  # fmt: skip
+        w.add("aggregate_speech", q, f"{n} announcements", ["lines"], count_accept(n, nouns), new=new)
     per_kind = Counter(ln.kind for ln in v.lines)
     # the nouns an answer counts with: "1 lost item" answers "How many lost items ...?" as "1 item" does
     asks = {"depart": (("departures",), "How many departures are announced?"),
             "lost": (("items", "lost items"), "How many lost items are reported?"),
             "closed": (("places",), "How many places are said to be closed?"),
             "event": (("events",), "How many events does the speaker announce?")}  # fmt: skip
+    new_asks = {"depart": ("How many departures do they call out?", "How many departing services are mentioned?"),
+                "lost": ("How many things have been reported left behind?", "How many lost items do they mention?"),
+                "closed": ("How many places did they say were shut today?",
+                           "According to the announcements, how many different places are closed?"),
+                "event": ("How many events do they tell us about?",
+                          "How many different events are coming up, according to the voice?")}  # fmt: skip
     for kind, (counted, q) in asks.items():
         if per_kind[kind] and (v.duration_s >= 150 or per_kind[kind] > 1):
             k = per_kind[kind]
@@ -758,6 +1036,7 @@ def _aggregate_speech(w: _Writer) -> None:
                 f"{k} {counted[0]}",
                 [f"lines:{kind}"],
                 count_accept(k, (*counted, "different", "in total")),
+                new=new_asks[kind],
             )
 
 
@@ -783,8 +1062,11 @@ def _people(w: _Writer) -> None:
             accept += [f"{number_words(k)} {noun}" for k in range(c.low, c.high + 1) for noun in ("people", "persons")]
             if c.high == 1:
                 accept += ["one person", "1 person", "a single person", "just one", "only one"]
+        new_phrase = [f"at {mmss(t)}", f"about {t} seconds into the video", "right at the start" if t == 0 else
+                      f"at the {mmss(t)} mark"][n % 3]  # fmt: skip
+        new = [(tmpl.format(new_phrase), {"time_expr": new_phrase}) for tmpl in NEW_PEOPLE]
         w.add("people_at", q, answer, [f"count:{v.counts.index(c)}"], accept,
-              time_expr=phrase, count_range=[c.low, c.high])  # fmt: skip
+              time_expr=phrase, count_range=[c.low, c.high], new=new)  # fmt: skip
 
 
 # ------------------------------------------------------------------ what the video cannot answer
@@ -793,17 +1075,25 @@ def _people(w: _Writer) -> None:
 def _unanswerable(w: _Writer) -> None:
     v = w.video
     said, shown = v.absent_words
+    new = [f"Did they say anything about the {said}?",
+           f"I think someone mentioned a {said}. What did they say about it?"]  # fmt: skip
     w.add(
-        "unanswerable", f"What does the announcer say about the {said}?", "not mentioned", [f"absent:{said}"], NOT_SAID
-    )
-    w.add("unanswerable", f"When is the {shown} mentioned?", "not mentioned", [f"absent:{shown}"], NOT_SAID)
+        "unanswerable", f"What does the announcer say about the {said}?", "not mentioned", [f"absent:{said}"], NOT_SAID,
+        new=new,
+    )  # fmt: skip
+    new = [f"At what point does the {shown} come up?", f"Is the {shown} talked about anywhere? When?"]
+    w.add("unanswerable", f"When is the {shown} mentioned?", "not mentioned", [f"absent:{shown}"], NOT_SAID, new=new)
     for n, (noun, word) in enumerate(STEMS[v.name]):
         qs = [f"What does the speaker say about the {noun}?", f"What is announced about the {noun}?",
               f"At what time does the announcement mention the {noun}?"]  # fmt: skip
+        new = [f"Is there any news about the {noun}?", f"What did they tell us about the {noun}?",
+               f"When does the {noun} get mentioned?"]  # fmt: skip
         for q in (qs[n % 3], qs[(n + 1) % 3]):
-            w.add("unanswerable", q, "not mentioned", [f"stem:{noun}/{word}"], NOT_SAID)
+            w.add("unanswerable", q, "not mentioned", [f"stem:{noun}/{word}"], NOT_SAID, new=new)
     q = f"When does the word '{said.upper()}' appear on screen?"
-    w.add("unanswerable", q, "never appears", [f"absent:{said}"], NOT_SHOWN)
+    new = [f"Where does '{said.upper()}' show up in the on-screen text?",
+           f"At what time can I see the word '{said.upper()}' written on screen?"]  # fmt: skip
+    w.add("unanswerable", q, "never appears", [f"absent:{said}"], NOT_SHOWN, new=new)
 
 
 def _archive(w: _Writer) -> None:
@@ -818,13 +1108,18 @@ def _archive(w: _Writer) -> None:
     qs = ["Which video mentions {}?", "In which of the recordings does someone announce {}?",
           "Which file has the announcement about {}?"]  # fmt: skip
     for n, i in enumerate(unique[:2]):
+        topic = v.lines[i].topic
+        new = [f"Which of my videos talks about {topic}?",
+               f"I remember a clip where someone announced {topic}. Which one was it?"]  # fmt: skip
         for q in (qs[n % 3], qs[(n + 1) % 3]):
-            w.add("archive", q.format(v.lines[i].topic), v.file, [f"line:{i}", "archive"], accept, scope="archive")
+            w.add("archive", q.format(topic), v.file, [f"line:{i}", "archive"], accept, scope="archive", new=new)
     other_signs = {s.text for o in others for s in o.signs}
     for j, sign in enumerate(v.signs):
         if sign.text not in other_signs:
             q = f"Which video shows the text '{sign.text}' on screen?"
-            w.add("archive", q, v.file, [f"sign:{j}", "archive"], accept, scope="archive")
+            new = [f"In which recording can I spot a sign reading '{sign.text}'?",
+                   f"Which clip has '{sign.text}' written on screen?"]  # fmt: skip
+            w.add("archive", q, v.file, [f"sign:{j}", "archive"], accept, scope="archive", new=new)
             break
 
 
@@ -832,12 +1127,19 @@ def _archive(w: _Writer) -> None:
 
 
 def generate(
-    spoken_s: SpeechTime, videos: Sequence[Video] = HELDOUT_VIDEOS, splits: Mapping[str, str] = SPLITS
+    spoken_s: SpeechTime,
+    videos: Sequence[Video] = HELDOUT_VIDEOS,
+    splits: Mapping[str, str] = SPLITS,
+    *,
+    fresh: bool = False,
 ) -> list[dict[str, Any]]:
-    """Every held-out question of `videos` (their archive is those videos), in a fixed order."""
+    """Every held-out question of `videos` (their archive is those videos), in a fixed order. With
+    `fresh`, a third of each type's questions are asked in new phrasings instead (_rephrase), and
+    every record says which ("phrasing": "new" | "old")."""
     out = []
+    alternatives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for video in videos:
-        w = _Writer(video, spoken_s, videos, splits)
+        w = _Writer(video, spoken_s, videos, splits, fresh=fresh)
         _speech_questions(w)
         _sign_questions(w)
         _cross_modal(w)
@@ -846,7 +1148,36 @@ def generate(
         _unanswerable(w)
         _archive(w)
         out += w.records
+        alternatives.update(w.alternatives)
+    if fresh:
+        _rephrase(out, alternatives)
     return questions.unique_ids(out)
+
+
+def _rephrase(records: list[dict[str, Any]], alternatives: Mapping[str, list[tuple[str, dict[str, Any]]]]) -> None:
+    """Ask round(n / 3) of each type's n questions in one of their new phrasings (drawn at random among
+    those that have one; the phrasings taken in turn, none asked twice of a video), tag every record."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        by_type.setdefault(r["type"], []).append(r)
+    asked = Counter((r["video"], r["question"]) for r in records)
+    for qtype, recs in by_type.items():
+        can = [r["id"] for r in recs if r["id"] in alternatives]
+        rng = random.Random(f"heldout/phrasing/{qtype}")
+        chosen = set(rng.sample(can, min(len(can), round(len(recs) / 3))))
+        turn = 0
+        for r in recs:
+            r["phrasing"] = "old"
+            if r["id"] not in chosen:
+                continue
+            alts = alternatives[r["id"]]
+            order = [alts[(turn + k) % len(alts)] for k in range(len(alts))]
+            q, changes = next(((q, c) for q, c in order if not asked[(r["video"], q)]), order[0])
+            asked[(r["video"], r["question"])] -= 1
+            asked[(r["video"], q)] += 1
+            r.update(question=q, **changes)
+            r["phrasing"] = "new"
+            turn += 1
 
 
 HEAD = (
@@ -906,6 +1237,20 @@ HEAD5 = (
 def generate5(spoken_s: SpeechTime) -> list[dict[str, Any]]:
     """The fifth held-out set: its own videos, archive and split ('test5')."""
     return generate(spoken_s, HELDOUT5_VIDEOS, SPLITS5)
+
+
+HEAD6 = (
+    "# vidmem sixth held-out question set (bench/qset/heldout.py generate6, videos spec.HELDOUT6_VIDEOS): "
+    "python -m bench.qset heldout6 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout6.jsonl --video-root ~/.cache/vidmem/qset --split test6   (asked once; "
+    'each record\'s "phrasing" says whether it is asked in a new phrasing)\n'
+)
+
+
+def generate6(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The sixth held-out set: its own videos, archive and split ('test6'), a third of each type asked
+    in phrasings no earlier set uses."""
+    return generate(spoken_s, HELDOUT6_VIDEOS, SPLITS6, fresh=True)
 
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:

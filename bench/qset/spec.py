@@ -130,6 +130,14 @@ KINDS: dict[str, Kind] = {
         "prize",
         "the raffle for a {prize}",
     ),
+    # Kinds only the sixth held-out set (HELDOUT6_VIDEOS) says, for the same reason: a missing pet, its
+    # name and where it was last near (its yes/no question is 'has a pet gone missing', which the line
+    # affirms), and a parking notice, the street whose cars are towed and from what hour (its yes/no
+    # question is 'can I leave my car there all night', which the line denies).
+    "pet": Kind("A {color} {animal} called {pet} is missing near the {area}.", "animal", "the missing {animal}"),
+    "parking": Kind(
+        "Cars parked on {street} after {hour_words} o'clock will be towed away.", "street", "parking on {street}"
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -165,6 +173,7 @@ POOLS: dict[str, tuple[str, ...]] = {
     "goods": ("sandwiches", "postcards", "umbrellas", "desserts", "flowers", "books"),
     "desk": ("information desk", "booking office", "service counter", "front desk", "help point"),
     "soup": ("tomato", "mushroom", "lentil", "pumpkin", "onion", "carrot"),
+    "pet": ("Max", "Bella", "Charlie", "Luna", "Milo", "Daisy"),
 }
 
 
@@ -1351,3 +1360,168 @@ HELDOUT5_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT5_BY_NAME = {v.name: v for v in HELDOUT5_VIDEOS}
+
+
+# ------------------------------------------------------------------ the sixth held-out set (split 'test6')
+
+# Six videos built after the test, test2, test3, test4 and test5 sets, to measure answering once more on
+# videos no answering code has seen: two kinds of line no code was written for ('pet', a missing pet, its
+# name and where it went missing; 'parking', a street whose parked cars are towed after an hour), slot
+# values and sign texts no other set uses, other stretches of the same footage, and in the two long
+# videos a second line under the top sign and a bottom caption over the top signs. People counts where
+# vtest gives them, and for the car (one man) and the rabbit (no people). Its questions are also asked in
+# phrasings no earlier set uses (heldout.py NEW_PHRASINGS, tagged "phrasing": "new"). Nothing here was
+# asked of the answering code before the one test6 run. As for test5, lines were checked against what
+# faster-whisper base writes for them in their video (an ingest of the six, --only
+# tracking,asr,ocr,text_embeddings), and garbled answer words were replaced before any question was asked.
+# First ingest: 'Queen Street' -> "Queen's treat" and 'towed' -> 'told' (two of the three parking lines),
+# 'bike store' -> 'mic store', 'Meet Grace at the bus shelter' -> 'Meet race at the most shelter',
+# 'Liverpool' -> 'live a pool', 'amber train leaves' -> 'number train leads', 'indigo' -> 'Indido',
+# 'rucksack' -> 'rug sack', 'drains' -> 'trains', 'boating lake' -> 'building lake', 'eight zero three
+# five' -> '8.035', 'sleet' -> 'sleep', 'costs eighty one dollars' -> 'cost $1' (now Elm Street, 'towed
+# away', laundry room, Patrick at the ticket machine, Manchester, magenta, copper, guitar case, the boiler
+# has broken down, rose garden, 3526, mist, thirty four; the signs 'ROSE GARDEN' and 'MIST LATER' with
+# them). Second: 'at one o'clock' (heard right the first time) -> 'at work log', 'white posts' -> 'white
+# post' (now three o'clock, the wooden fence). Third: 'towed away' -> 'told away' (campus_notices),
+# 'wooden fence' -> 'world and fence' (now '... after N o'clock will be towed away', the stone wall;
+# checked with --only asr, then the fourth ingest). Left as they are after the fourth ingest, no answer
+# word among them: 'costs thirty four dollars' -> 'cost $34' (warren_notice), 'soup of the day' -> 'soup
+# on the day' (warren_notice), 'leaves' -> 'leads' (lamp_post_square). Every
+# sign text is read exactly by OCR.
+HELDOUT6_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "campus_notices",
+        Footage("vtest", 15.0, loops=_looped(15.0, 160.0), width=640),
+        160.0,
+        VTEST_SCENE,
+        (
+            _line("pet", 3.0, color="ginger", animal="cat", pet="Biscuit", area="bicycle racks"),
+            _line("parking", 26.0, street="Elm Street", hour=8),
+            _line("closed", 49.0, place="aquarium", cause="a gas pipe is leaking"),
+            _line("route", 72.0, dest="science park", method="cross the bridge by the lake"),
+            _line("code", 96.0, thing="laundry room", code="2716"),
+            _line("lost", 119.0, color="scarlet", item="tennis racket", spot="first aid room"),
+            _line("meet", 141.0, name="Patrick", landmark="ticket machine", hour=3),
+        ),
+        (
+            Sign("CAMPUS NOTICE BOARD", 0.0, 24.0),
+            Sign("TOW AWAY ZONE", 24.0, 50.0),
+            Sign("AQUARIUM CLOSED", 50.0, 94.0),
+            Sign("MIND YOUR BAGS", 62.0, 112.0, "bottom"),
+            Sign("SCIENCE PARK", 94.0, 160.0),
+            Sign("MEETING POINT", 132.0, 160.0, "top2"),
+        ),
+        vtest_counts_looped(15.0, 160.0),
+        ("armadillo", "cornet"),
+    ),
+    Video(
+        "movie_night",
+        Footage("Megamind.avi", 8.0, loops=15, width=640, fps=12),
+        155.0,
+        DINNER_SCENE,
+        (
+            _line("parking", 4.0, street="Orchard Road", hour=10),
+            _line("event", 27.0, event="pottery class", hour=7, room="studio"),
+            _line("pet", 50.0, color="brown", animal="dog", pet="Pepper", area="playground"),
+            _line("closed", 73.0, place="planetarium", cause="the dome is being cleaned"),
+            _line("sale", 96.0, goods="muffins", hour=9),
+            _line("delay", 119.0, vehicle="coach", city="Manchester", minutes=70),
+            _line("depart", 140.0, color="magenta", vehicle="train", platform=24),
+        ),
+        (
+            Sign("FILM CLUB", 0.0, 25.0),
+            Sign("POTTERY AT 7", 25.0, 70.0),
+            Sign("NO FLASH PHOTOGRAPHY", 40.0, 100.0, "bottom"),
+            Sign("MUFFINS HALF PRICE", 70.0, 115.0),
+            Sign("COACHES RUNNING LATE", 115.0, 155.0),
+            Sign("LAST SHOW 10 PM", 130.0, 155.0, "top2"),
+        ),
+        (),
+        ("chameleon", "bugle"),
+    ),
+    Video(
+        "lamp_post_square",
+        Footage("vtest", 20.0),
+        50.0,
+        VTEST_SCENE,
+        (
+            _line("parking", 1.5, street="Mill Lane", hour=11),
+            _line("depart", 13.0, color="copper", vehicle="tram", platform=23),
+            _line("lost", 25.0, color="khaki", item="guitar case", spot="chapel"),
+            _line("closed", 37.0, place="youth club", cause="the boiler has broken down"),
+        ),
+        (
+            Sign("PAY AND DISPLAY", 0.0, 14.0),
+            Sign("CLAMPING IN FORCE", 14.0, 36.0),
+            Sign("CCTV IN OPERATION", 36.0, 50.0, "bottom"),
+        ),
+        vtest_counts(20.0, 50.0),
+        ("narwhal", "cymbal"),
+    ),
+    Video(
+        "window_rain",
+        Footage("tree.avi", 7.0, loops=2, width=640, fps=15),
+        45.0,
+        TREE_SCENE,
+        (
+            _line("route", 1.0, dest="rose garden", method="follow the stone wall"),
+            _line("pet", 12.0, color="green", animal="parrot", pet="Kiwi", area="duck pond"),
+            _line("code", 23.0, thing="pump house", code="3526"),
+            _line("weather", 34.0, weather="mist", hour=5),
+        ),
+        (
+            Sign("ROSE GARDEN", 0.0, 14.0),
+            Sign("HAVE YOU SEEN KIWI", 14.0, 32.0),
+            Sign("MIST LATER", 32.0, 45.0),
+            Sign("STAY ON THE PATHS", 10.0, 45.0, "bottom"),
+        ),
+        (),
+        ("gazelle", "lute"),
+    ),
+    Video(
+        "rear_seat_chat",
+        Footage("carphone", 4.0, loops=12, width=352, fps=15),
+        40.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("closed", 1.0, place="car wash", cause="the water has been switched off"),
+            _line("meet", 14.0, name="Oscar", landmark="petrol station", hour=6),
+            _line("route", 27.0, dest="ferry port", method="take the second exit at the roundabout"),
+        ),
+        (
+            Sign("HANDS FREE", 0.0, 13.0),
+            Sign("RECALCULATING", 13.0, 27.0),
+            Sign("ROUNDABOUT AHEAD", 27.0, 40.0, "bottom"),
+        ),
+        (
+            Count(5.0, 1, 1, "the man in the back seat"),
+            Count(20.0, 1, 1, "the man in the back seat"),
+            Count(33.0, 1, 1, "the man in the back seat"),
+        ),
+        ("jaguar", "kazoo"),
+    ),
+    Video(
+        "warren_notice",
+        Footage("bigbuckbunny", 4.0, loops=10, width=640, fps=25),
+        45.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("price", 1.5, city="Cardiff", price=34),
+            _line("event", 13.0, event="egg hunt", hour=11, room="orchard"),
+            _line("menu", 25.0, soup="chicken", hour=3),
+            _line("code", 36.0, thing="feed store", code="4290"),
+        ),
+        (
+            Sign("WARREN NEWS", 0.0, 12.0),
+            Sign("EGG HUNT TODAY", 12.0, 30.0),
+            Sign("MIND THE BURROWS", 30.0, 45.0, "bottom"),
+        ),
+        (
+            Count(6.0, 0, 0, "an animated rabbit, no people"),
+            Count(22.0, 0, 0, "an animated rabbit, no people"),
+            Count(40.0, 0, 0, "an animated rabbit, no people"),
+        ),
+        ("pelican", "fiddle"),
+    ),
+)
+HELDOUT6_BY_NAME = {v.name: v for v in HELDOUT6_VIDEOS}
