@@ -48,7 +48,7 @@ from queries.brief_counts import count_items, distinct_text_items, fold_text, sp
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
-from queries.question_words import content_words, object_categories, stems, subject_words
+from queries.question_words import asks_content, asks_count, content_words, object_categories, stems, subject_words
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
@@ -80,13 +80,6 @@ BEST_MATCH = 0.35
 DIGEST_ROWS = 20
 
 
-#: A question for something other than a line's time, file or presence ("What was left ...?", "Where is
-#: the tram headed?", "Somebody forgot something there. What was it?"); not "When ...", "At what time
-#: ...", "What time ..." nor a yes/no question.
-_ASKS_CONTENT = re.compile(
-    r"(?:^|[.!?;:]\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I
-)
-_COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # counts things ('count' also asks to count people)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
@@ -181,9 +174,10 @@ class Brief:
             return placed
         # a line made only of the question's own words ('WAITING ROOM' for "What was left in the waiting
         # room?") restates it and cannot answer a question for something else; it is the answer to
-        # when it is on, which video has it, or whether it is said (those ask about the line itself)
+        # when it is on, which video has it, or whether it is said (those ask about the line itself; 'how far
+        # into the video is X shown?' asks when)
         asked = _words(self.question)
-        restates = _ASKS_CONTENT.search(self.question) and not self.archive
+        restates = asks_content(self.question) and not self.archive
         # of the kind of text the question asks about, when it names one: "which video mentions the way
         # to the market?" marked the sign 'MARKET DAY' (one word, ranked first) over the sentence saying it
         wanted = _wanted_sources(self.question)
@@ -227,7 +221,7 @@ class Brief:
         """The count the code computed for what a counting question counts: the different on-screen
         texts, or the named objects at the one instant it names. Shown "6 different on-screen texts"
         twice, the small model answered 4; shown "tracked objects: 43 person" beside 7 texts, 43."""
-        if not _COUNT_QUESTION.search(self.question):
+        if not asks_count(self.question):
             return None
         counts = [i for i in self.items if i.kind == "count"]
         texts = [i for i in counts if i.rows and "distinct_texts" in i.rows[0]]
@@ -312,7 +306,7 @@ def evidence_brief(
         absent = Absent() if archive or unread else absent_from_video(memory, vid, question, facts.categories)
         if absent.words:
             absent = _close_in_meaning(absent, groups)
-        counting = bool(_COUNT_QUESTION.search(question))
+        counting = asks_count(question)
         if absent.words and (windows or counting):
             # a question that points at a time, or counts, is answered by what is there (or by 0), not by
             # its words: on the held-out dev split the word note fired on 79 of 380 answerable questions,

@@ -7,7 +7,8 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Sequence
 
-__all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "content_words", "object_categories", "stems",
+__all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
+           "content_words", "object_categories", "stems",
            "subject_words"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
@@ -72,13 +73,17 @@ CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 
 
 def content_words(text: str) -> list[str]:
-    """The words of `text` worth searching for: no stop words, at least 2 characters, each once.
+    """The words of `text` worth searching for: no stop words, at least 2 characters, each once. An
+    apostrophe inside a word stays ("o'clock"); one that quotes it goes ("'RABBIT RACE'" is rabbit
+    and race: with the quotes kept, an answer quoting a sign shared no word with the sign).
 
     >>> content_words("When does the speaker mention the red train?")
     ['red', 'train']
+    >>> content_words("It says 'RABBIT RACE' at 5 o'clock, the rider's")
+    ['rabbit', 'race', "o'clock", 'rider']
     """
-    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) >= 2 and w not in STOPWORDS]
-    return list(dict.fromkeys(w.removesuffix("'s") for w in words))
+    words = (w.strip("'").removesuffix("'s") for w in re.findall(r"[\w']+", text.lower()))
+    return list(dict.fromkeys(w for w in words if len(w) >= 2 and w not in STOPWORDS))
 
 
 def object_categories(question: str, present: Sequence[str]) -> list[str]:
@@ -118,6 +123,51 @@ def subject_words(question: str, present: Sequence[str] = ()) -> list[str]:
 def _frames(word: str) -> bool:
     """A frame or stop word in any of its forms ('showing' as 'show', 'displaying' as 'display')."""
     return word in FRAME_WORDS or stems([word])[0] in _FRAME_STEMS
+
+
+#: A question for a moment of the video: "When is ...", "At what point ...", "How far into the clip
+#: ...", "Roughly when ..."; not "what is said when 'EXIT' appears" (a relation in time).
+_MOMENT = re.compile(
+    r"(?:^|[.!?]\s+)\s*(?:(?:so|and|roughly|about|approximately|exactly|tell me|do you know)\s+)*"
+    r"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second)\b|how\s+(?:far|long)\s+(?:into|in|through)\b|"
+    r"how\s+many\s+(?:seconds|minutes)\s+(?:into|in)\b)",
+    re.I,
+)
+
+
+#: A question for something other than a line's time, file or presence ("What was left ...?", "Where is
+#: the tram headed?", "Somebody forgot something there. What was it?", "While 'EXIT' shows, what is
+#: said?"); not "When ...", "At what time ...", "What time ..." nor a yes/no question.
+_ASKS_CONTENT = re.compile(
+    r"(?:^|[.!?;:,]\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I
+)
+_COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
+
+
+def asks_content(question: str) -> bool:
+    """Whether `question` asks what something is (a thing, a place, a reason, a way), not when it is
+    nor whether it is there: its answer is words of a line, not a line's time.
+
+    >>> asks_content("While 'EXIT' is showing, what is announced?"), asks_content("How far into the clip is 'EXIT'?")
+    (True, False)
+    """
+    return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)
+
+
+def asks_count(question: str) -> bool:
+    """Whether `question` asks for a number of things ("how many", "number of", "how much", "count")."""
+    return bool(_COUNT.search(question))
+
+
+def asks_moment(question: str) -> bool:
+    """Whether `question` asks when something happens in the video (its answer is a time).
+
+    >>> asks_moment("At what time does 'STAIRS' come up?"), asks_moment("Roughly when is the ferry mentioned?")
+    (True, True)
+    >>> asks_moment("What is said when 'EXIT' appears?"), asks_moment("What time does the lecture start?")
+    (False, False)
+    """
+    return bool(_MOMENT.search(question))
 
 
 #: "How far into the video ...", "how long into the clip ...": a time asked for, no thing named.
