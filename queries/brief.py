@@ -167,6 +167,9 @@ class Brief:
         if counted is not None:
             return counted
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
+        if len(related) > 1 and (want := asked_place(self.question)) is not None:
+            # "the sign at the top while X was said": of the two texts on then, the one at the top
+            related = [i for i in related if i.source == "ocr_spans" and i.place == want] or related
         if related:
             return related[0] if len(related) == 1 else None
         placed = self._at_asked_place()

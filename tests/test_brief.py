@@ -401,20 +401,27 @@ def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     assert max(brief.choices, key=lambda c: c.score).index == 1
 
 
-@pytest.fixture(scope="module")
-def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The known memory's vA with its second text ('CAMERA 2 NORTH GATE') at the bottom of the frame
-    and a third, 'PLATFORM 10', at the top from 10 to 14 s: two texts at the top, one at the bottom."""
+def _va_spans(minilm: Any, folder: Path, edit: Any) -> Path:
+    """The known memory's rows with vA's on-screen text spans replaced by `edit(spans)`, written to `folder`."""
     from memory import rows_table
     from tests.test_queries_data import build_rows, written
 
     rows = build_rows(minilm)
-    spans = rows[0].tables["ocr_spans"].to_pylist()
-    spans[1] = {**spans[1], "y1": 420.0, "y2": 450.0}
-    spans.append({**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 10"})
+    spans = edit(rows[0].tables["ocr_spans"].to_pylist())
     rows[0].tables["ocr_spans"] = rows_table(
         "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans], "vA")
-    with open_memory(written(rows, tmp_path_factory.mktemp("placed") / "placed.duckdb"), read_only=True) as mem:
+    return written(rows, folder / "vA.duckdb")
+
+
+@pytest.fixture(scope="module")
+def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The known memory's vA with its second text ('CAMERA 2 NORTH GATE') at the bottom of the frame
+    and a third, 'PLATFORM 10', at the top from 10 to 14 s: two texts at the top, one at the bottom."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [spans[0], {**spans[1], "y1": 420.0, "y2": 450.0},
+                {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 10"}]
+
+    with open_memory(_va_spans(minilm, tmp_path_factory.mktemp("placed"), edit), read_only=True) as mem:
         yield mem
 
 
@@ -524,17 +531,11 @@ def test_the_place_and_line_a_question_asks_for(question: str, place: str | None
 @pytest.fixture(scope="module")
 def two_lines(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The placed memory's vA with 'PLATFORM 10' as a second line under 'PLATFORM 9 EXIT' (5-8 s)."""
-    from memory import rows_table
-    from tests.test_queries_data import build_rows, written
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [spans[0], {**spans[1], "y1": 420.0, "y2": 450.0}, {
+            **spans[0], "span_id": 2, "start_s": 5.0, "end_s": 8.0, "y1": 60.0, "y2": 90.0, "text": "PLATFORM 10"}]
 
-    rows = build_rows(minilm)
-    spans = rows[0].tables["ocr_spans"].to_pylist()
-    spans[1] = {**spans[1], "y1": 420.0, "y2": 450.0}
-    spans.append({**spans[0], "span_id": 2, "start_s": 5.0, "end_s": 8.0, "y1": 60.0, "y2": 90.0,
-                  "text": "PLATFORM 10"})
-    rows[0].tables["ocr_spans"] = rows_table(
-        "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in spans], "vA")
-    with open_memory(written(rows, tmp_path_factory.mktemp("lines") / "lines.duckdb"), read_only=True) as mem:
+    with open_memory(_va_spans(minilm, tmp_path_factory.mktemp("lines"), edit), read_only=True) as mem:
         yield mem
 
 
@@ -550,6 +551,33 @@ def test_the_one_text_at_the_asked_place_and_line_is_marked(two_lines: Any, ques
     best = evidence_brief(two_lines, question, video_id="vA").best_match
     got = best.text if best is not None and best.source == "ocr_spans" else None
     assert got == (f'on-screen text: "{marked}"' if marked else None)
+
+
+@pytest.fixture(scope="module")
+def top_and_bottom(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """vA with 'PLATFORM 10' at the top (10-14 s) and 'CAMERA 2 NORTH GATE' at the bottom (11-15 s),
+    both on while "Tomorrow it will rain in the mountains." is said (12-14 s)."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [spans[0], {**spans[1], "start_s": 11.0, "end_s": 15.0, "y1": 420.0, "y2": 450.0},
+                {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 10"}]
+
+    with open_memory(_va_spans(minilm, tmp_path_factory.mktemp("top_bottom"), edit), read_only=True) as mem:
+        yield mem
+
+
+@pytest.mark.parametrize(("question", "marked"), [
+    ("What was written on the sign at the top while the rain in the mountains was mentioned?", "PLATFORM 10"),
+    ("What did the caption at the bottom read while the rain in the mountains was mentioned?", "CAMERA 2 NORTH GATE"),
+    ("What was written on screen while the rain in the mountains was mentioned?", None),  # two texts on: no one is it
+])  # fmt: skip
+def test_of_two_texts_on_during_a_line_the_one_at_the_asked_place_is_marked(
+    top_and_bottom: Any, question: str, marked: str | None
+) -> None:
+    """'What was written on screen (sign at the top) while the green jacket ... was announced?' had two
+    related texts, top and bottom, and no mark; the answer repeated the announcement."""
+    best = evidence_brief(top_and_bottom, question, video_id="vA").best_match
+    assert (best.text.split(": ", 1)[1] if best is not None else None) == (f'"{marked}"' if marked else None)
+    assert best is None or best.kind == "order"
 
 
 def test_the_mark_is_on_the_kind_of_text_the_question_asks_about(known: Any, minilm: Any) -> None:
