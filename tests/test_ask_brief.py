@@ -215,15 +215,29 @@ def test_an_answer_from_another_line_than_the_best_match_is_read_again(
     "reply",
     [
         "Answer: Please count the people walking across the square.",  # the marked line's words
-        "Answer: At 5 s.",  # its time
         "Answer: The memory does not show it.",  # a denial is the absence check's business
-        "Answer: 3 people.",  # shares nothing with any line: not known to rest on another
     ],
 )
-def test_an_answer_from_the_best_match_or_no_line_stands(known: Any, minilm: Any, reply: str) -> None:
+def test_an_answer_from_the_best_match_or_a_denial_stands(known: Any, minilm: Any, reply: str) -> None:
     llm = ScriptedChat([], routes={READER: [reply]})
     answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [READER] and answer.text == reply.removeprefix("Answer: ")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer: At 5 s.",  # the marked line's time, none of its words
+        "Answer: 'PLATFORM 9 EXIT' is said at 5 s.",  # the question's own words read back
+        "Answer: A dog barks.",  # nothing of the line
+    ],
+)
+def test_what_is_asked_for_must_come_from_the_marked_line_words(known: Any, minilm: Any, reply: str) -> None:
+    """"While 'MARKET DAY' is showing, what is announced?" was answered "'MARKET DAY' is announced at
+    3.6 s": the mark's time, none of its words. A question for a thing is read again from the mark."""
+    llm = ScriptedChat([], routes={READER: [reply], MARKER: ["Answer: Please count the people."]})
+    answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.text == "Please count the people."
 
 
 PEOPLE_AT_2 = "How many people are visible 2 seconds in?"  # the library counts 2 at 2 s: the count is marked
@@ -282,11 +296,27 @@ def test_the_best_match_check_can_be_turned_off(known: Any, minilm: Any) -> None
 
 
 def test_only_times_of_the_video_tie_an_answer_to_a_line(known: Any, minilm: Any) -> None:
-    """'5 minutes' is no time in the video: the answer below rests on the train line, not the 5-7 s one."""
-    brief = build_brief(WHILE_EXIT, _ctx(known, ScriptedChat([]), minilm))
+    """'5 minutes' is no time in the video: the answer below rests on the train line, not the 5-7 s one.
+    (A yes/no question: for one asking what, only the marked line's words tie an answer to it.)"""
+    brief = build_brief("Is anything said while 'PLATFORM 9 EXIT' is on screen?", _ctx(known, ScriptedChat([]), minilm))
     assert passed_over_mark(brief, "The red train leaves in 5 minutes.", max_tokens=600) == MARKED
     assert passed_over_mark(brief, "The red train line, then at 0:05 another.", max_tokens=600) is None
     assert passed_over_mark(brief, "The red train line, then at 6 seconds another.", max_tokens=600) is None
+
+
+def test_an_answer_to_when_must_give_a_time_the_marked_line_is_on(known: Any, minilm: Any) -> None:
+    """'FRESH BREAD', on at 30-59 s, was answered "at 52 seconds" (the next line's time) with the sign
+    marked and its words repeated: for a question asking when, only the time ties an answer to a line."""
+    asked = "At what point does 'PLATFORM 9 EXIT' come up on screen?"
+    brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None and brief.best_match.source == "ocr_spans"
+    mark = passed_over_mark(brief, "'PLATFORM 9 EXIT' comes up at 12 seconds.", max_tokens=600)  # the rain line's
+    assert mark is not None and "PLATFORM 9 EXIT" in mark and mark.startswith("4-9 s")
+    assert passed_over_mark(brief, "At 4 seconds.", max_tokens=600) is None
+    assert passed_over_mark(brief, "It is on from 0:04 to 0:09.", max_tokens=600) is None
+    said = build_brief("When is the red train mentioned?", _ctx(known, ScriptedChat([]), minilm))
+    assert passed_over_mark(said, "The red train, at 2.5 s.", max_tokens=600) is None  # a spoken line: any of its times
+    assert passed_over_mark(said, "The red train is mentioned at 6 s.", max_tokens=600) is not None
 
 
 HELICOPTER = "Where does the speaker say the helicopter is?"  # vA never mentions one: the brief notes it
