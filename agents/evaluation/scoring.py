@@ -53,8 +53,10 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     True
     >>> matches("6.", ["6 different texts"]), matches("Six", ["6 different texts"]), matches("7", ["6 different texts"])
     (True, True, False)
+    >>> matches("24-49 s", ["24 s"]), matches("From 24 to 49 seconds.", ["49 seconds"]), matches("24-49 s", ["30 s"])
+    (True, True, False)
     """
-    candidate = _words(answer_text)
+    candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     bare = _bare_number(candidate)
     for ref in references:
         words = _words(ref)
@@ -65,6 +67,10 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
                         or words[0] == bare):  # "6" answers "how many?" as "6 texts" does
             return True
     return False
+
+
+#: A span of the video given with one unit ("24-49 s", "24 to 49 seconds"): each end is a time.
+_RANGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)\s*(s|secs?|seconds?)\b", re.I)
 
 
 def _bare_number(words: list[str]) -> str | None:
