@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "content_words", "object_categories", "stems",
-           "subject_words"]
+           "content_words", "object_categories", "stems", "subject_words"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -125,11 +124,13 @@ def _frames(word: str) -> bool:
     return word in FRAME_WORDS or stems([word])[0] in _FRAME_STEMS
 
 
+#: "How far into the video ...", "how long into the clip ...": a time asked for, no thing named.
+_HOW_FAR = re.compile(r"\bhow\s+(?:far|long)\s+(?:into|in|through)\b", re.I)
 #: A question for a moment of the video: "When is ...", "At what point ...", "How far into the clip
 #: ...", "Roughly when ..."; not "what is said when 'EXIT' appears" (a relation in time).
 _MOMENT = re.compile(
     r"(?:^|[.!?]\s+)\s*(?:(?:so|and|roughly|about|approximately|exactly|tell me|do you know)\s+)*"
-    r"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second)\b|how\s+(?:far|long)\s+(?:into|in|through)\b|"
+    rf"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second)\b|{_HOW_FAR.pattern}|"
     r"how\s+many\s+(?:seconds|minutes)\s+(?:into|in)\b)",
     re.I,
 )
@@ -170,8 +171,6 @@ def asks_moment(question: str) -> bool:
     return bool(_MOMENT.search(question))
 
 
-#: "How far into the video ...", "how long into the clip ...": a time asked for, no thing named.
-_HOW_FAR = re.compile(r"\bhow\s+(?:far|long)\s+(?:into|in|through)\b", re.I)
 
 
 #: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), not a
