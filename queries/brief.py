@@ -83,13 +83,16 @@ DIGEST_ROWS = 20
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # counts things ('count' also asks to count people)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
+#: 'ahead of' and 'prior to' say before, 'following' after (_ORDER_WORD).
 _ANCHOR = re.compile(
-    r"\b(?:right |just |immediately |directly )?(after|before)\s+(?:the\s+|a\s+|an\s+)?(.+?)"
+    r"\b(?:right |just |immediately |directly )?(after|following|before|ahead of|prior to)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(.+?)"
     r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|announced|shown|displayed|appears?|appeared|"
     r"is over))?"
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
+_ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before"}
 #: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
 #: "While 'EXIT' is showing, what is said?": a relation in time to something said or shown, found by
 #: search ("When ..." opening a question asks for a time: no relation).
@@ -639,13 +642,19 @@ def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> lis
     return out
 
 
+def _named_sources(text: str) -> set[str]:
+    """The kinds of text `text` names: on-screen text ('the sign'), speech ('announced'), or none."""
+    named = set()
+    if _TEXT_QUESTION.search(text):
+        named.add("ocr_spans")
+    if _SPEECH_QUESTION.search(text):
+        named.add("transcript")
+    return named
+
+
 def _wanted_sources(question: str) -> set[str]:
-    wanted = set()
-    if _TEXT_QUESTION.search(question):
-        wanted.add("ocr_spans")
-    if _SPEECH_QUESTION.search(question):
-        wanted.add("transcript")
-    return wanted or set(SOURCE_LABELS)
+    """The sources a question is about: those it names, else all."""
+    return _named_sources(question) or set(SOURCE_LABELS)
 
 
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
@@ -703,11 +712,12 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     for m in _ANCHOR.finditer(question):
         phrase = _quoted_or(m.group(2))
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
-            relation, kinds = m.group(1).lower(), wanted
+            relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
-            named = _KINDS & _wanted_sources(m.group(0))
-            asked = _KINDS & _wanted_sources(question[: m.start()] + " " + question[m.end() :])
+            # "What comes next after the announcement about X?" names no kind besides X's: X's next line.
+            named = _named_sources(m.group(0))
+            asked = _named_sources(question[: m.start()] + " " + question[m.end() :])
             if len(named) == 1 and (_KINDS - named) <= asked:
                 relation, kinds = f"{relation}:other", sorted(named)
             relations.append((relation, phrase, kinds))
@@ -717,14 +727,14 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
     ]
     for m in starts:
-        named = _KINDS & _wanted_sources(m.group(0))
+        named = _named_sources(m.group(0))
         relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
             continue  # "when X first appears" asks for its first instant, found above
         if content_words(clause):
-            kinds = sorted((_wanted_sources(clause) & _KINDS) or _KINDS)
+            kinds = sorted(_named_sources(clause) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:

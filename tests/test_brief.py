@@ -314,6 +314,11 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
          ("transcript", 0), ("ocr_spans", 0), "after"),
         ("What was said just before 'CAMERA 2 NORTH GATE' is on screen?",
          ("ocr_spans", 1), ("transcript", 2), "before"),
+        # a question that names no kind besides the anchor's asks for the anchor's next line of its own
+        # kind: "what comes next after the announcement about X" marked the sign on after X
+        ("What comes next after the announcement about the red train?", ("transcript", 0), ("transcript", 1), "after"),
+        ("What was mentioned just ahead of the request to count the people?",
+         ("transcript", 1), ("transcript", 0), "before"),
         # "at the moment X appears" asks for what is on at X's first instant (AT_START_S), not all that
         # overlaps it. vB: speech 0 (0.5-4 s), 1 (6-9 s), 2 (11-15 s); text 0 (2-8 s), 1 (10-12 s)
         ("What is said at the moment 'BREAKING NEWS' first appears?", ("ocr_spans", 0), ("transcript", 0), "at"),
@@ -325,7 +330,8 @@ def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
 ) -> None:
     """The code joins speech and on-screen text by time: the anchor the clause names (found in the
     kind the clause names) and the lines of the other kind that overlap it ("while") or come just
-    after or before it, tagged with the relation."""
+    after or before it, or its own kind's next line when the question names no other kind, tagged
+    with the relation."""
     vid = "vB" if word == "at" else "vA"
     brief = evidence_brief(known, question, video_id=vid, encoder=minilm)
     order = [i for i in brief.items if i.kind == "order"]
