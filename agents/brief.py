@@ -16,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from agents.brief_text import brief_text, fitted_items, marked_line, shows_all_text
+from agents.parsing import denies
 from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text
 from queries.errors import QueryError
-from queries.question_words import asks_content, asks_count, asks_moment, subject_words
+from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
@@ -155,7 +156,9 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     another text line; for a question asking when, when none of the answer's times is one at which the
     marked line is on; for a question asking what (where, why, ...) of one video, when the answer holds
     no word of the marked line beyond the question's own; for a mark on a count, when the answer names
-    none of its numbers. None otherwise, and for multiple-choice briefs (their choices are checked apart).
+    none of its numbers; for an answer that says no or nothing, when it passes over a mark holding
+    what the question asks about (`_denied_mark`). None otherwise, and for multiple-choice briefs
+    (their choices are checked apart).
 
     The small model quoted the line before the mark: "A ticket to Dublin ..." with '<- best match'
     on "The museum is closed ..." for what was announced as CALL BACK LATER appeared. On dev, the
@@ -168,6 +171,8 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     shown = fitted_items(brief, max_tokens)
     if not any(i is top for i in shown):
         return None
+    if denies(answer):
+        return _denied_mark(brief, top, answer)
     if top.kind == "count":
         said = {float(n) for n in _NUMBER.findall(number_words_to_digits(answer))}
         return None if said & _counted(top) else marked_line(brief, top)
@@ -188,6 +193,23 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     if not any(any(_shared(i, words, times)) for i in shown if i is not top and i.kind != "count"):
         return None
     return marked_line(brief, top)
+
+
+def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
+    """The marked line, when an answer that says no or nothing (`denies`) passes over a mark that holds
+    two words the question asks about (the same words, not ones sharing a root): "Has a parrot gone
+    missing, or does the announcement say nothing about a pet?" was answered "The announcement says
+    nothing about a pet." beside the marked "A green parrot called Kiwi is missing ...". A no that
+    rests on the mark ("No, the library is closed today") holds a word of it beyond the question's
+    own, and is left alone; so are counts (none seen is a count) and questions whose words the video
+    lacks (`Brief.absent`: the absence check's business) or that span the archive."""
+    if top.kind == "count" or brief.archive or brief.absent.words or brief.absent.quoted:
+        return None
+    marked = set(content_words(top.row_text))
+    if len(set(stems(subject_words(brief.question))) & set(stems(sorted(marked)))) < 2:
+        return None  # one shared word ('news' of "Is there any news about the eggplant?") is no sign of it
+    own = set(content_words(brief.question))
+    return None if (set(content_words(answer)) - own) & marked else marked_line(brief, top)
 
 
 _SECONDS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b", re.I)

@@ -24,7 +24,7 @@ from string import Template
 from agents.client import MeteredChat
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
-from agents.parsing import match_name, parse_action
+from agents.parsing import denies, match_name, parse_action
 from agents.prompts import prompt, render
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
@@ -399,7 +399,7 @@ class Chain:
         show it. YES or no verdict: the answer stands. The check is a step under the reading and
         holds the answer from then on."""
         answer = read.answer or ""
-        if not self.ctx.unmentioned or _DENIES.search(answer):
+        if not self.ctx.unmentioned or denies(answer):
             return read
         words = " or ".join(f"'{w}'" for w in self.ctx.unmentioned)
         if self.ctx.look_alike:  # the yes/no call took 'lecture' for 'lecturer': the code states it, no call
@@ -425,12 +425,13 @@ class Chain:
         was announced as CALL BACK LATER appeared, the small model quoted the line before it. The
         second reading gets the brief, the marked line and the question, not the first answer (shown
         it, the model said it again). It holds the answer when it gives one; an answer that already
-        says the memory lacks it is left alone (the absence check's business). A count the code made
+        says the memory lacks it is left to `ctx.mark_check`, which reads it again only when the mark holds
+        what the question names (the absence check has the rest). A count the code made
         for just what the question counts (`ctx.counted`) replaces an answer with another number,
         with no call."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
-        line = passed_over(answer) if passed_over is not None and not _DENIES.search(answer) else None
+        line = passed_over(answer) if passed_over is not None else None
         if line is None:
             return read
         if self.ctx.counted is not None:  # a count the code made for just what is asked: no reading needed
@@ -482,8 +483,6 @@ class Chain:
         return last
 
 
-#: An answer that already says the memory lacks it (no check needed).
-_DENIES = re.compile(r"\b(?:not|never|no|nothing|none|unknown|cannot|can't|doesn't|isn't|wasn't)\b", re.I)
 _VERDICT = re.compile(r"\b(YES|NO)\b")
 _LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)

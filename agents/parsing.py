@@ -22,6 +22,8 @@ back as an observation; it is never a vidmem bug).
         markdown bold); absent labels are missing from the result.
     parse_yes_no(text) -> bool | None
         YES / NO at the start of a verdict; None when neither.
+    denies(answer) -> bool
+        Whether an answer says no, not, nothing, unknown: that the memory lacks it, or a no.
     bind_inputs(tool, inputs, action_input) -> dict
         A tool call's input (free text, JSON, key=value pairs or a mapping) mapped onto the tool's
         declared, typed inputs.
@@ -47,6 +49,7 @@ from agents.errors import ModelOutputError
 __all__ = [
     "Action",
     "bind_inputs",
+    "denies",
     "extract_sql",
     "match_name",
     "parse_action",
@@ -538,3 +541,16 @@ class _Spec:  # for the doctests
 def _clip(text: str, limit: int = 200) -> str:
     text = text.strip()
     return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+_DENIES = re.compile(r"\b(?:not|never|no|nothing|none|unknown|cannot|can't|doesn't|isn't|wasn't)\b", re.I)
+
+
+def denies(answer: str) -> bool:
+    """Whether `answer` says no, not, nothing or unknown: that the memory lacks what was asked ("The
+    announcement says nothing about a pet."), or a no ("No, the library is closed today.").
+
+    >>> denies("The memory does not show it."), denies("No, it is closed."), denies("At 12.5 s.")
+    (True, True, False)
+    """
+    return bool(_DENIES.search(answer))

@@ -215,7 +215,7 @@ def test_an_answer_from_another_line_than_the_best_match_is_read_again(
     "reply",
     [
         "Answer: Please count the people walking across the square.",  # the marked line's words
-        "Answer: The memory does not show it.",  # a denial is the absence check's business
+        "Answer: The memory does not show it.",  # a denial of what the mark holds no word of stands
     ],
 )
 def test_an_answer_from_the_best_match_or_a_denial_stands(known: Any, minilm: Any, reply: str) -> None:
@@ -238,6 +238,27 @@ def test_what_is_asked_for_must_come_from_the_marked_line_words(known: Any, mini
     llm = ScriptedChat([], routes={READER: [reply], MARKER: ["Answer: Please count the people."]})
     answer = ask(WHILE_EXIT, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [READER, MARKER] and answer.text == "Please count the people."
+
+
+def test_a_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(known: Any, minilm: Any) -> None:
+    """"Has a parrot gone missing, or does the announcement say nothing about a pet?" was answered "The
+    announcement says nothing about a pet." beside the marked "A green parrot called Kiwi is missing".
+    A denial is read again when the mark holds two of the words asked about; a no that rests on the
+    mark, and a denial of what the mark holds one word of, stand."""
+    asked = "Does the red train leave early, or does the speaker say nothing about trains?"
+    brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None and "red train" in brief.best_match.row_text
+    mark = passed_over_mark(brief, "The speaker says nothing about trains.", max_tokens=600)
+    assert mark is not None and mark.startswith("1-3.5 s")
+    assert passed_over_mark(brief, "No, it leaves in the morning.", max_tokens=600) is None  # rests on the mark
+    one = build_brief("Has the train to Paris left, or is nothing said about it?",
+                      _ctx(known, ScriptedChat([]), minilm))
+    assert one is not None and one.best_match is not None and "red train" in one.best_match.row_text
+    assert passed_over_mark(one, "Nothing is said about Paris.", max_tokens=600) is None  # 'train' alone
+    llm = ScriptedChat([], routes={READER: ["Answer: The speaker says nothing about trains."],
+                                   MARKER: ["Answer: Yes, the red train leaves early in the morning."]})
+    answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
 
 
 PEOPLE_AT_2 = "How many people are visible 2 seconds in?"  # the library counts 2 at 2 s: the count is marked
