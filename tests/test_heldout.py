@@ -19,6 +19,7 @@ from bench.qset.heldout import (
     HELDOUT4_PATH,
     HELDOUT5_PATH,
     HELDOUT6_PATH,
+    HELDOUT7_PATH,
     HELDOUT_PATH,
     SPLITS,
     SPLITS2,
@@ -26,6 +27,7 @@ from bench.qset.heldout import (
     SPLITS4,
     SPLITS5,
     SPLITS6,
+    SPLITS7,
     STEMS,
     TYPES,
     said_forms,
@@ -42,6 +44,8 @@ from bench.qset.spec import (
     HELDOUT5_VIDEOS,
     HELDOUT6_BY_NAME,
     HELDOUT6_VIDEOS,
+    HELDOUT7_BY_NAME,
+    HELDOUT7_VIDEOS,
     HELDOUT_BY_NAME,
     HELDOUT_VIDEOS,
     VIDEOS,
@@ -56,6 +60,7 @@ RECORDS3 = heldout.load(HELDOUT3_PATH)
 RECORDS4 = heldout.load(HELDOUT4_PATH)
 RECORDS5 = heldout.load(HELDOUT5_PATH)
 RECORDS6 = heldout.load(HELDOUT6_PATH)
+RECORDS7 = heldout.load(HELDOUT7_PATH)
 # (records, the videos they are asked about): every held-out set is checked alike
 BOTH_SETS = pytest.mark.parametrize(
     ("records", "videos"),
@@ -66,8 +71,9 @@ BOTH_SETS = pytest.mark.parametrize(
         (RECORDS4, HELDOUT4_VIDEOS),
         (RECORDS5, HELDOUT5_VIDEOS),
         (RECORDS6, HELDOUT6_VIDEOS),
+        (RECORDS7, HELDOUT7_VIDEOS),
     ],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"],
+    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"],
 )
 
 
@@ -79,7 +85,8 @@ def _video(rec: dict[str, Any]) -> Video:
         or HELDOUT3_BY_NAME.get(name)
         or HELDOUT4_BY_NAME.get(name)
         or HELDOUT5_BY_NAME.get(name)
-        or HELDOUT6_BY_NAME[name]
+        or HELDOUT6_BY_NAME.get(name)
+        or HELDOUT7_BY_NAME[name]
     )
 
 
@@ -207,6 +214,53 @@ def test_sixth_set_asks_a_third_of_each_type_in_new_phrasings() -> None:
         # at least two phrasings: the questions do not all open alike
         assert len({" ".join(r["question"].split()[:2]) for r in new}) >= 2, qtype
     asked = Counter((r["video"], r["question"]) for r in RECORDS6)
+    assert max(asked.values()) == 1, [k for k, n in asked.items() if n > 1]
+
+
+def test_seventh_set_is_what_the_generator_writes_and_stays_apart() -> None:
+    assert HELDOUT7_PATH.read_text() == heldout.dumps(heldout.generate7(speech_seconds), heldout.HEAD7), (
+        "run: python -m bench.qset heldout7 --no-videos"
+    )
+    earlier = (
+        *HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS, *HELDOUT5_VIDEOS, *HELDOUT6_VIDEOS,
+        *VIDEOS,
+    )  # fmt: skip
+    names = {v.name for v in HELDOUT7_VIDEOS}
+    assert not names & {v.name for v in earlier}
+    assert {r["split"] for r in RECORDS7} == {"test7"} and set(SPLITS7) == names
+    assert sum(r["format"] == "open" for r in RECORDS7) >= 0.7 * len(RECORDS7) and len(RECORDS7) >= 450
+    old_kinds = {ln.kind for v in earlier for ln in v.lines}
+    assert {ln.kind for v in HELDOUT7_VIDEOS for ln in v.lines} - old_kinds == {"found", "shuttle"}
+    long = [v for v in HELDOUT7_VIDEOS if v.duration_s >= 150 and len(v.lines) >= 7 and len(v.signs) >= 6]
+    assert len(long) >= 2 and all({"top2", "bottom"} <= {s.place for s in v.signs} for v in long)
+    assert all(40 <= v.duration_s <= 50 for v in HELDOUT7_VIDEOS if v not in long) and len(HELDOUT7_VIDEOS) == 6
+    per_type = Counter(r["type"] for r in RECORDS7)
+    assert set(per_type) == set(TYPES) and min(per_type.values()) >= 8, per_type
+    assert sum(r["type"] == "people_at" for r in RECORDS7) >= 8
+    assert not {s.text for v in HELDOUT7_VIDEOS for s in v.signs} & {s.text for v in earlier for s in v.signs}
+    # the footage is the same, its stretches are new: no earlier video starts the same source at the same time
+    old_starts = {(v.footage.source, v.footage.start_s) for v in earlier}
+    assert not {(v.footage.source, v.footage.start_s) for v in HELDOUT7_VIDEOS} & old_starts
+
+
+def test_seventh_set_asks_half_of_each_type_in_phrasings_no_earlier_set_uses() -> None:
+    assert {r["phrasing"] for r in RECORDS7} == {"new", "old"}
+    earlier = {r["question"] for r in (*RECORDS, *RECORDS2, *RECORDS3, *RECORDS4, *RECORDS5, *RECORDS6)}
+    sixth_new = {r["question"] for r in RECORDS6 if r["phrasing"] == "new"}
+    for qtype in TYPES:
+        recs = [r for r in RECORDS7 if r["type"] == qtype]
+        opens = [r for r in recs if r["format"] == "open"]
+        new = [r for r in recs if r["phrasing"] == "new"]
+        assert abs(len(new) - len(opens) / 2) <= 1, (qtype, len(new), len(opens))
+        assert all(r["format"] == "open" and r["question"] not in earlier for r in new), qtype
+        assert len({" ".join(r["question"].split()[:2]) for r in new}) >= 2, qtype
+    new = [r["question"] for r in RECORDS7 if r["phrasing"] == "new"]
+    assert not set(new) & sixth_new
+    # as users type: some casual (lowercase, no question mark), some requests, some with the context first
+    assert sum(q[0].islower() and not q.endswith("?") for q in new) >= 0.2 * len(new)
+    assert sum(q.startswith(("I need", "I'd like", "Tell me", "Give me")) for q in new) >= 0.1 * len(new)
+    assert sum(" - " in q for q in new) >= 0.05 * len(new)
+    asked = Counter((r["video"], r["question"]) for r in RECORDS7)
     assert max(asked.values()) == 1, [k for k, n in asked.items() if n > 1]
 
 
@@ -342,7 +396,7 @@ def test_every_answer_comes_from_the_spec(records: list[dict[str, Any]], videos:
                 assert (line.kind, ans) in {
                     ("lost", "yes"), ("closed", "closed"), ("delay", "delayed"), ("weather", "yes"),
                     ("cancel", "cancelled"), ("closing", "closes early"), ("raffle", "yes"),
-                    ("pet", "yes"), ("parking", "towed"),
+                    ("pet", "yes"), ("parking", "towed"), ("found", "yes"), ("shuttle", "free"),
                 }, rid  # fmt: skip
                 assert line.key in r["question"], rid
             else:

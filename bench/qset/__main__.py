@@ -5,7 +5,8 @@ Without a set name: the generated set (questions.py -> questions.jsonl); `heldou
 (heldout.py generate2 -> heldout2.jsonl, asked once as split 'test2'); `heldout3`: the third (generate3 ->
 heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.jsonl, split 'test4');
 `heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5'); `heldout6`: the sixth (generate6 ->
-heldout6.jsonl, split 'test6', a third of it in new phrasings)."""
+heldout6.jsonl, split 'test6', a third of it in new phrasings); `heldout7`: the seventh (generate7 ->
+heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses)."""
 
 import argparse
 import sys
@@ -19,6 +20,7 @@ from bench.qset.spec import (
     HELDOUT4_VIDEOS,
     HELDOUT5_VIDEOS,
     HELDOUT6_VIDEOS,
+    HELDOUT7_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
 )
@@ -50,6 +52,11 @@ SETS = {
         heldout.HELDOUT6_PATH,
         lambda: heldout.dumps(heldout.generate6(speech_seconds), heldout.HEAD6),
         HELDOUT6_VIDEOS,
+    ),
+    "heldout7": (
+        heldout.HELDOUT7_PATH,
+        lambda: heldout.dumps(heldout.generate7(speech_seconds), heldout.HEAD7),
+        HELDOUT7_VIDEOS,
     ),
 }
 

@@ -70,11 +70,22 @@ the banner at the bottom said around the two-minute mark?', 'Roughly how many pe
 0:40?', 'Which of my videos talks about the missing cat?'), with new time expressions and new names for
 the frame's places (NEW_SCREEN_TEXT, NEW_PLACE_NAMES, _new_line_phrasings, and the `new=` of each
 question): its records carry "phrasing": "new" or "old", so a run can be scored both ways.
+The seventh (`generate7`, heldout7.jsonl, split 'test7', videos spec.HELDOUT7_VIDEOS) was built after
+test6, the same way: six more videos, two more new kinds of line ('found', an item handed in at a desk;
+'shuttle', a free shuttle bus, where it goes and how often), new slot values and signs. It asks half of
+each type's open questions in phrasings neither an earlier set nor the sixth's new ones use (`new7=` of
+each question, NEW7_*, _new7_line_phrasings), written as users type: casual ('whats the headline at the
+top say around 0:10', 'how often's the shuttle to the golf course'), as requests ('I need the time the
+'TENNIS CLUB SHUT' sign first appears.'), the video's context first ('Partway through there's an
+announcement about a coach to Stockholm - how late is it?'), with new time expressions ('just past the
+one-minute mark', 'in the opening seconds', 'toward the finish', 'half a minute in', '41 secs in') and new
+names for the frame's places ('the lower banner', 'the headline at the top', 'the small text under the
+title'); its records carry "phrasing" too.
 
 A record is vidmem's question JSONL plus: "format" ("open" | "mc"), "split", "scope" ("video" |
 "archive"), "facts" (the spec facts the answer comes from: "line:i", "sign:i", "count:i", "lines",
 "signs", "absent:word", "stem:word/said", "archive"), "time_expr" and "time_window_s" where the
-question or the answer is a time, and in the sixth set "phrasing" ("new" | "old").
+question or the answer is a time, and in the sixth and seventh sets "phrasing" ("new" | "old").
 """
 
 from __future__ import annotations
@@ -95,6 +106,7 @@ from bench.qset.spec import (
     HELDOUT4_VIDEOS,
     HELDOUT5_VIDEOS,
     HELDOUT6_VIDEOS,
+    HELDOUT7_VIDEOS,
     HELDOUT_VIDEOS,
     POOLS,
     Line,
@@ -110,6 +122,7 @@ HELDOUT3_PATH = Path(__file__).with_name("heldout3.jsonl")
 HELDOUT4_PATH = Path(__file__).with_name("heldout4.jsonl")
 HELDOUT5_PATH = Path(__file__).with_name("heldout5.jsonl")
 HELDOUT6_PATH = Path(__file__).with_name("heldout6.jsonl")
+HELDOUT7_PATH = Path(__file__).with_name("heldout7.jsonl")
 TYPES = (
     "what", "why", "how", "order", "when", "screen_text", "screen_place", "cross_modal", "aggregate_texts",
     "aggregate_speech", "people_at", "late_text", "denial", "unanswerable", "archive",
@@ -139,6 +152,8 @@ SPLITS4: dict[str, str] = {v.name: "test4" for v in HELDOUT4_VIDEOS}
 SPLITS5: dict[str, str] = {v.name: "test5" for v in HELDOUT5_VIDEOS}
 # The sixth held-out set (spec.HELDOUT6_VIDEOS, heldout6.jsonl): all of it is test, asked once.
 SPLITS6: dict[str, str] = {v.name: "test6" for v in HELDOUT6_VIDEOS}
+# The seventh held-out set (spec.HELDOUT7_VIDEOS, heldout7.jsonl): all of it is test, asked once.
+SPLITS7: dict[str, str] = {v.name: "test7" for v in HELDOUT7_VIDEOS}
 # Nouns never said nor shown that share a stem with a word that is (a lexical search for the one
 # finds the other): (absent noun, the said word).
 STEMS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -185,6 +200,12 @@ STEMS: dict[str, tuple[tuple[str, str], ...]] = {
     "window_rain": (("rosemary", "rose"), ("pumpkin", "pump")),
     "rear_seat_chat": (("carpenter", "car"), ("washer", "wash")),
     "warren_notice": (("cardigan", "Cardiff"), ("eggplant", "egg")),
+    "town_square_bulletin": (("shuttlecock", "shuttle"), ("observer", "observatory")),
+    "lounge_screening": (("climber", "climbing"), ("mariner", "marina")),
+    "courtyard_noon": (("cricketer", "cricket"), ("concertina", "concert")),
+    "passenger_call": (("footballer", "football"), ("toymaker", "toy")),
+    "grassy_knoll": (("farmer", "farm"), ("warrior", "war")),
+    "kerbside_bulletin": (("stationer", "station"), ("repairman", "repair")),
 }
 NOT_SAID = (
     "not mentioned", "never mentioned", "not mention", "never mention", "doesn t mention", "does not mention",
@@ -219,6 +240,12 @@ CAUSE_WORDS = {
     "the dome is being cleaned": ("dome",),
     "the boiler has broken down": ("boiler",),
     "the water has been switched off": ("water",),
+    "the lights have failed": ("light",),
+    "the doors are jammed": ("door", "jam"),
+    "the mats are being replaced": ("mat",),
+    "the stage is being repaired": ("stage",),
+    "the paths are flooded": ("path", "flood"),
+    "the lock is broken": ("lock",),
 }
 METHOD_WORDS = {
     "take the ferry across the river": ("ferry",),
@@ -236,6 +263,10 @@ METHOD_WORDS = {
     "cross the bridge by the lake": ("bridge", "lake"),
     "follow the stone wall": ("stone wall",),
     "take the second exit at the roundabout": ("second exit", "roundabout"),
+    "keep right at the fork": ("keep right", "fork", "stay right", "bear right"),
+    "take the footbridge over the railway": ("footbridge", "foot bridge"),
+    "go past the library": ("library",),
+    "follow the green arrows": ("green arrow",),
 }
 PLACE_NAMES = {
     "top": ("the sign at the top of the frame", "the banner across the top", "the text at the top of the screen"),
@@ -268,6 +299,35 @@ NEW_LATE_TEXT = {
     "bottom": (
         "Near the end of the clip there's a caption along the bottom. What's written there?",
         "What does the banner at the bottom say in the closing part of the video?",
+    ),
+}
+# The seventh set's new phrasings (none an earlier set, the sixth included, uses): written as users type,
+# a casual register (lowercase, no question mark, contractions), requests ('I need ...'), the video's
+# context first; new time expressions (_Writer.new7_sign_times) and new names for the frame's places.
+NEW7_PEOPLE = (
+    "how many people are in shot {}",
+    "I need a head count of the people visible {}.",
+    "{Phrase} - how many people can you see in the picture?",
+)
+NEW7_SCREEN_TEXT = (
+    "whats on screen {phrase}",
+    "I need the words shown on the screen {phrase}.",
+    "{Phrase} there's some writing on the screen - what does it say?",
+)
+NEW7_SCREEN_PLACE = ("whats {frame} say {phrase}", "I need whatever {frame} reads {phrase}.")
+NEW7_PLACE_NAMES = {
+    "top": ("the headline at the top", "the title text at the top of the screen"),
+    "top2": ("the small text under the title", "the subtitle line under the heading"),
+    "bottom": ("the lower banner", "the caption running along the bottom edge"),
+}
+NEW7_LATE_TEXT = {
+    "top2": (
+        "theres a small line of text under the title in the last part of the video - what does it say",
+        "I need the words on the second line under the heading, late in the video.",
+    ),
+    "bottom": (
+        "what does the lower banner say in the last third of the video",
+        "Later on in the clip a caption shows along the bottom of the frame. What's written in it?",
     ),
 }
 SpeechTime = Callable[[str], float]
@@ -318,6 +378,8 @@ class _Writer:
     # ({record id: [(question, fields it changes)]}); _rephrase picks a third of each type's records.
     fresh: bool = False
     alternatives: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
+    # With `seventh` too, the phrasings kept are the seventh set's (`new7`), not the sixth's (`new`).
+    seventh: bool = False
 
     def rng(self, salt: str) -> random.Random:
         return random.Random(f"heldout/{self.video.name}/{salt}")
@@ -335,10 +397,12 @@ class _Writer:
         *,
         choices: Sequence[str] | None = None,
         new: Sequence[Phrasing] = (),
+        new7: Sequence[Phrasing] = (),
         **extra: Any,
     ) -> None:
         """`new`: the question in phrasings no earlier set uses (with the fields, such as its time
-        expression, that such a phrasing changes); only a `fresh` writer keeps them."""
+        expression, that such a phrasing changes); only a `fresh` writer keeps them. `new7`: the
+        seventh set's, new also beside the sixth's; a `seventh` writer keeps those instead."""
         n = sum(r["type"] == qtype for r in self.records) + 1
         rec: dict[str, Any] = {
             "id": f"{self.video.name}-{qtype}-{n:02d}",
@@ -358,8 +422,9 @@ class _Writer:
         rec.update(split=self.splits[self.video.name], scope=extra.pop("scope", "video"), facts=list(facts))
         rec.update(extra)
         self.records.append(rec)
-        if self.fresh and new and choices is None:
-            self.alternatives[rec["id"]] = [(a, {}) if isinstance(a, str) else a for a in new]
+        kept = new7 if self.seventh else new
+        if self.fresh and kept and choices is None:
+            self.alternatives[rec["id"]] = [(a, {}) if isinstance(a, str) else a for a in kept]
 
     # ------------------------------------------------------------ time
 
@@ -419,6 +484,29 @@ class _Writer:
             if self.alone(sign, max(0.0, w[0] - 0.5), min(d, w[1] + 0.5), same_place=same_place)
         ]
 
+    def new7_sign_times(self, sign: Sign, *, same_place: bool) -> list[tuple[str, tuple[float, float]]]:
+        """The seventh set's time expressions ('just past the one-minute mark', 'in the opening seconds',
+        'toward the finish', 'half a minute in', 'around 1:10', '37 secs in'), filtered like sign_times."""
+        d, length = self.video.duration_s, sign.end_s - sign.start_s
+        a = round(sign.start_s + 0.4 * length)
+        b = round(sign.start_s + 0.55 * length)
+        options = [
+            (f"around {mmss(a)}", (a - 2.0, a + 2.0)),
+            (f"{b} secs in", (b - 1.5, b + 1.5)),
+            ("in the opening seconds", (0.0, 3.0)),
+            ("toward the finish", (d - 4.0, d)),
+            ("half a minute in", (28.0, 32.0)),
+        ]
+        for m in (1, 2):
+            if 60 * m + 8 < d:
+                options.append((f"just past the {number_words(m)}-minute mark", (60.0 * m, 60.0 * m + 5.0)))
+                options.append((f"a little before the {number_words(m)}-minute mark", (60.0 * m - 6.0, 60.0 * m)))
+        return [
+            (p, w)
+            for p, w in options
+            if self.alone(sign, max(0.0, w[0] - 0.5), min(d, w[1] + 0.5), same_place=same_place)
+        ]
+
     def signs_during(self, lo: float, hi: float) -> list[Sign]:
         return [s for s in self.video.signs if s.start_s < hi and lo < s.end_s]
 
@@ -446,12 +534,13 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
     kind = line.kind
     n_kind = sum(o.kind == kind for o in w.video.lines)
     nm, ns = _new_line_phrasings(kind, s, n_kind)  # the main and the second fact in new phrasings
+    nm7, ns7 = _new7_line_phrasings(kind, s, n_kind, _where(line, w.video.duration_s))  # the seventh set's
 
     def main(
         qtype: str, opens: Sequence[str], mcq: str, answer: str, accept: Sequence[str], wrong: Sequence[str]
     ) -> None:
         for q in opens:
-            w.add(qtype, q, answer, src, accept, new=nm)
+            w.add(qtype, q, answer, src, accept, new=nm, new7=nm7)
         w.add(qtype, mcq, answer, src, choices=[answer, *[x for x in dict.fromkeys(wrong) if x != answer][:4]])
 
     if kind == "depart":
@@ -464,7 +553,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"platform {s['platform_words']}", f"platform number {p}", f"platform no {p}"],
             [f"platform {x}" for x in (p + 1, p + 3, abs(p - 2) or 12, p + 6, p + 10)],
         )
-        w.add("what", f"What colour is the {v} that leaves from platform {p}?", s["color"], src, new=ns)
+        w.add("what", f"What colour is the {v} that leaves from platform {p}?", s["color"], src, new=ns, new7=ns7)
     elif kind == "delay":
         m, v, c = int(s["minutes"]), s["vehicle"], s["city"]
         main(
@@ -475,7 +564,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"{s['minutes_words']} minutes", f"{m} min"],
             [f"{x} minutes" for x in (m + 10, m + 20, abs(m - 5) or 50, m + 5, m + 30)],
         )
-        w.add("what", f"Where is the delayed {v} headed?", c, src, new=ns)
+        w.add("what", f"Where is the delayed {v} headed?", c, src, new=ns, new7=ns7)
     elif kind == "lost":
         item, spot = s["item"], s["spot"]
         main(
@@ -486,7 +575,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [],
             POOLS["item"],
         )
-        w.add("what", f"In which room was the {s['color']} {item} left?", spot, src, new=ns)
+        w.add("what", f"In which room was the {s['color']} {item} left?", spot, src, new=ns, new7=ns7)
     elif kind == "closed":
         place, cause = s["place"], s["cause"]
         main(
@@ -498,7 +587,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             POOLS["place"],
         )
         for q in (f"Why is the {place} shut?", f"What's the reason the {place} isn't open today?"):
-            w.add("why", q, cause, src, CAUSE_WORDS[cause], new=ns)
+            w.add("why", q, cause, src, CAUSE_WORDS[cause], new=ns, new7=ns7)
     elif kind == "route":
         dest, method = s["dest"], s["method"]
         main(
@@ -509,7 +598,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             METHOD_WORDS[method],
             POOLS["method"],
         )
-        w.add("what", f"Where do you end up if you {method}?", dest, src, new=ns)
+        w.add("what", f"Where do you end up if you {method}?", dest, src, new=ns, new7=ns7)
     elif kind == "code":
         code, thing = s["code"], s["thing"]
         main(
@@ -520,7 +609,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [" ".join(code), digit_words(code), "-".join(code)],
             [code[::-1], code[1:] + code[0], code[2:] + code[:2], code[0] + code[2] + code[1] + code[3], "1234"],
         )
-        w.add("what", f"What does the code {code} open?", thing, src, new=ns)
+        w.add("what", f"What does the code {code} open?", thing, src, new=ns, new7=ns7)
     elif kind == "meet":
         name, mark, h = s["name"], s["landmark"], int(s["hour"])
         main(
@@ -538,6 +627,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             src,
             _hour_forms(s),
             new=ns,
+            new7=ns7,
         )
     elif kind == "price":
         p, city = int(s["price"]), s["city"]
@@ -550,7 +640,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"{x} dollars" for x in (p + 10, p + 5, abs(p - 7) or 99, p + 20, p * 2)],
         )
         w.add("what", f"A ticket to which city costs {p} dollars?" if n_kind == 1 else
-              f"Which city is the {p}-dollar ticket for?", city, src, new=ns)  # fmt: skip
+              f"Which city is the {p}-dollar ticket for?", city, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "event":
         ev, h, room = s["event"], int(s["hour"]), s["room"]
         main(
@@ -561,7 +651,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _hour_forms(s),
             _other_hours(h),
         )
-        w.add("what", f"Where is the {ev} held?", room, src, new=ns)
+        w.add("what", f"Where is the {ev} held?", room, src, new=ns, new7=ns7)
     elif kind == "board":
         g, city = int(s["gate"]), s["city"]
         main(
@@ -572,7 +662,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"gate {s['gate_words']}", f"gate number {g}", f"gate no {g}"],
             [f"gate {x}" for x in (g + 1, g + 4, abs(g - 2) or 11, g + 7, g + 12)],
         )
-        w.add("what", f"Where is the flight that boards at gate {g} going?", city, src, new=ns)
+        w.add("what", f"Where is the flight that boards at gate {g} going?", city, src, new=ns, new7=ns7)
     elif kind == "sale":
         goods, h = s["goods"], int(s["hour"])
         main(
@@ -584,7 +674,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "What is being sold at half price?" if n_kind == 1 else
-              f"What is half price until {h} o'clock?", goods, src, new=ns)  # fmt: skip
+              f"What is half price until {h} o'clock?", goods, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "weather":
         weather, h = s["weather"], int(s["hour"])
         main(
@@ -596,7 +686,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "What weather is expected later?" if n_kind == 1 else
-              f"What weather is expected after {h} o'clock?", weather, src, new=ns)  # fmt: skip
+              f"What weather is expected after {h} o'clock?", weather, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "change":
         p, v, c = int(s["platform"]), s["vehicle"], s["city"]
         main(
@@ -608,7 +698,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"platform {s['platform_words']}", f"platform number {p}", f"platform no {p}"],
             [f"platform {x}" for x in (p + 2, p + 5, abs(p - 1) or 13, p + 8, p + 11)],
         )  # fmt: skip
-        w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src, new=ns)
+        w.add("what", f"Where is the {v} that now leaves from platform {p} going?", c, src, new=ns, new7=ns7)
     elif kind == "cancel":
         v, c, desk = s["vehicle"], s["city"], s["desk"]
         main(
@@ -621,7 +711,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             POOLS["desk"],
         )  # fmt: skip
         w.add("what", f"Where was the cancelled {v} going?" if n_kind == 1 else
-              f"Where was the cancelled {v} with refunds at the {desk} going?", c, src, new=ns)  # fmt: skip
+              f"Where was the cancelled {v} with refunds at the {desk} going?", c, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "menu":
         soup, h = s["soup"], int(s["hour"])
         main(
@@ -634,7 +724,8 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [],
             POOLS["soup"],
         )  # fmt: skip
-        w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s), new=ns)
+        w.add("what", f"Until what time is the {soup} soup served?", f"{h} o'clock", src, _hour_forms(s), new=ns,
+              new7=ns7)  # fmt: skip
     elif kind == "closing":
         shop, h = s["shop"], int(s["hour"])
         main(
@@ -646,7 +737,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "Which place closes early today?" if n_kind == 1 else
-              f"Which place closes at {h} o'clock today?", shop, src, new=ns)  # fmt: skip
+              f"Which place closes at {h} o'clock today?", shop, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "raffle":
         t, prize = int(s["ticket"]), s["prize"]
         main(
@@ -661,7 +752,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [f"number {x}" for x in (t + 1, t + 11, abs(t - 9) or 90, t + 20, t + 3)],
         )  # fmt: skip
         w.add("what", "What is the raffle prize?" if n_kind == 1 else
-              f"What prize goes to ticket number {t}?", prize, src, new=ns)  # fmt: skip
+              f"What prize goes to ticket number {t}?", prize, src, new=ns, new7=ns7)  # fmt: skip
     elif kind == "pet":
         animal, name = s["animal"], s["pet"]
         main(
@@ -673,7 +764,7 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             [],
             POOLS["pet"],
         )  # fmt: skip
-        w.add("what", f"Near which place did the {animal} go missing?", s["area"], src, new=ns)
+        w.add("what", f"Near which place did the {animal} go missing?", s["area"], src, new=ns, new7=ns7)
     elif kind == "parking":
         street, h = s["street"], int(s["hour"])
         main(
@@ -685,9 +776,144 @@ def _line_facts(w: _Writer, i: int, line: Line) -> None:
             _other_hours(h),
         )
         w.add("what", "Which street will cars be towed from?" if n_kind == 1 else
-              f"Which street are cars towed from after {h} o'clock?", street, src, new=ns)  # fmt: skip
+              f"Which street are cars towed from after {h} o'clock?", street, src, new=ns, new7=ns7)  # fmt: skip
+    elif kind == "found":
+        item, desk = s["item"], s["desk"]
+        main(
+            "what",
+            [f"What has been handed in at the {desk}?", f"Which item is waiting to be collected at the {desk}?"],
+            f"Which item was handed in at the {desk}?",
+            item,
+            [],
+            POOLS["item"],
+        )
+        w.add("what", f"Where can the owner collect the {s['color']} {item}?", desk, src, new7=ns7)
+    elif kind == "shuttle":
+        m, dest = int(s["minutes"]), s["dest"]
+        main(
+            "what",
+            [f"How often does the shuttle bus to the {dest} run?",
+             f"How many minutes apart are the shuttles to the {dest}?"],
+            f"The shuttle bus to the {dest} runs how often?",
+            f"{m} minutes",
+            [f"{s['minutes_words']} minutes", f"{m} min", f"every {m}", f"every {s['minutes_words']}"],
+            [f"{x} minutes" for x in (m + 5, m + 10, m + 15, m + 20, m * 3)],
+        )  # fmt: skip
+        w.add("what", "Where does the free shuttle bus go?" if n_kind == 1 else
+              f"Where does the shuttle bus that runs every {m} minutes go?", dest, src, new7=ns7)  # fmt: skip
     else:
         raise ValueError(f"unknown line kind {kind!r}")
+
+
+def _where(line: Line, duration_s: float) -> str:
+    """Where in its video a line is said, as a user who watched it would put it ('At the start')."""
+    if line.start_s < 0.15 * duration_s:
+        return "At the start"
+    if line.start_s > 0.75 * duration_s:
+        return "Near the end"
+    return "Partway through"
+
+
+def _new7_line_phrasings(kind: str, s: Mapping[str, str], n_kind: int, where: str) -> tuple[list[str], list[str]]:
+    """The seventh set's new phrasings of a line's main fact and of its second fact (for 'closed', its
+    cause: the 'why' questions), as users type them: casual, as a request, with the video's context
+    first (`where`: 'At the start', 'Partway through', 'Near the end'); [] for kinds it does not say."""
+    one = n_kind == 1
+    if kind == "found":
+        item, desk, c = s["item"], s["desk"], s["color"]
+        return (
+            [f"what got handed in at the {desk}", f"I need to know which item is waiting at the {desk}.",
+             f"{where} there's an announcement about something handed in at the {desk} - what is it?"],
+            [f"where do i pick up the {c} {item}", f"I think the {item} might be mine. Where do I go to collect it?",
+             f"Tell me which desk has the {item}."],
+        )  # fmt: skip
+    if kind == "shuttle":
+        dest, m = s["dest"], s["minutes"]
+        return (
+            [f"how often's the shuttle to the {dest}",
+             f"If I just miss the shuttle bus to the {dest}, how long until the next one?",
+             f"{where} they mention a free shuttle bus to the {dest} - how frequently does it run?"],
+            ["where does the free shuttle take you", "They mention a free shuttle bus. Where is it going?"] if one else
+            [f"where does the shuttle every {m} minutes go", f"I need the destination of the {m}-minute shuttle."],
+        )  # fmt: skip
+    if kind == "closed":
+        place, cause = s["place"], s["cause"]
+        return (
+            [f"whats shut today because {cause}", f"Apparently {cause}. What's closed as a result?",
+             f"I'd like to know which place is closed because {cause}."],
+            [f"why's the {place} closed", f"The {place} is shut today - what happened?",
+             f"I need the reason the {place} can't open today."],
+        )  # fmt: skip
+    if kind == "route":
+        dest, method = s["dest"], s["method"]
+        return (
+            [f"which way to the {dest}", f"Give me the directions they announced for the {dest}.",
+             f"{where} they explain how to reach the {dest} - what do they say to do?"],
+            [f"they said to {method}. wheres that take you", f"I need the destination of the directions '{method}'."],
+        )  # fmt: skip
+    if kind == "code":
+        thing, code = s["thing"], s["code"]
+        return (
+            [f"i forgot the {thing} code, what was it", f"Can you give me the number they read out for the {thing}?",
+             f"{where} a code gets read out for the {thing} - what is it?"],
+            [f"whats {code} the code for", f"They read out the code {code}. What does it unlock?"],
+        )  # fmt: skip
+    if kind == "meet":
+        name, mark, h = s["name"], s["landmark"], s["hour"]
+        return (
+            [f"who's waiting at the {mark}", f"I'm supposed to meet someone at the {mark} at {h} - who is it?",
+             f"{where} there's a meeting arranged at the {mark}. Who with?"],
+            [f"what time do i meet {name}", f"I need the time of the meeting with {name}."],
+        )  # fmt: skip
+    if kind == "event":
+        ev = s["event"]
+        return (
+            [f"what time's the {ev}", f"I need the start time of the {ev}.",
+             f"{where} they announce a {ev} - when does it begin?"],
+            [f"where's the {ev} happening", f"I need the room for the {ev}."],
+        )  # fmt: skip
+    if kind == "price":
+        city, p = s["city"], s["price"]
+        return (
+            [f"how much for a ticket to {city}", f"Tell me the price they gave for tickets to {city}.",
+             f"{where} there's a ticket price announced for {city} - how much is it?"],
+            [f"which place is the {p} dollar ticket for", f"There's a ticket costing {p} dollars - where to?"],
+        )  # fmt: skip
+    if kind == "depart":
+        v, c, p = s["vehicle"], s["color"], s["platform"]
+        return (
+            [f"what platform for the {c} {v}", f"I need the platform number of the {c} {v}.",
+             f"{where} they announce the {c} {v} - which platform does it go from?"],
+            [f"whats the colour of the {v} on platform {p}",
+             f"There's a {v} at platform {p} - what colour did they say it was?"],
+        )  # fmt: skip
+    if kind == "closing":
+        shop, h = s["shop"], s["hour"]
+        return (
+            [f"when does the {shop} shut today",
+             f"I need to get to the {shop} before it closes. What time does it close today?",
+             f"{where} they say the {shop} is closing early - at what time?"],
+            ["which shop's closing early", "Something is closing early today - what is it?"] if one else
+            [f"which shop closes at {h} today", f"I need the shop that shuts at {h} o'clock."],
+        )  # fmt: skip
+    if kind == "raffle":
+        t, prize = s["ticket"], s["prize"]
+        return (
+            ["whats the winning raffle ticket", "I bought a raffle ticket. Which number won?",
+             f"{where} they draw a raffle - which number wins?"] if one else
+            [f"whats the winning number for the {prize}", f"I need the ticket number that wins the {prize}."],
+            ["what do you win in the raffle", "There's a raffle in this video - what's the prize?"] if one else
+            [f"what does ticket {t} win", f"I need the prize for ticket number {t}."],
+        )  # fmt: skip
+    if kind == "delay":
+        v, c, m = s["vehicle"], s["city"], s["minutes"]
+        return (
+            [f"how delayed is the {v} to {c}", f"I need to know how late the {v} to {c} is running.",
+             f"{where} there's an announcement about a {v} to {c} - how late is it?"],
+            [f"the {v} thats held up - where's it bound",
+             f"I need the destination of the {v} that's {m} minutes late."],
+        )  # fmt: skip
+    return [], []
 
 
 def _new_line_phrasings(kind: str, s: Mapping[str, str], n_kind: int) -> tuple[list[str], list[str]]:
@@ -813,8 +1039,11 @@ def _speech_questions(w: _Writer) -> None:
         ans = mmss(line.start_s) if v.duration_s >= 100 else f"{round(line.start_s)} seconds"
         new = [f"Roughly when do they talk about {line.topic}?", f"Whereabouts in the video is {line.topic} mentioned?",
                f"Can you find me the moment {line.topic} comes up?"]  # fmt: skip
-        w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi], new=new)
-        if line.kind in ("lost", "closed", "delay", "weather", "cancel", "closing", "raffle", "pet", "parking"):
+        new7 = [f"when do they mention {line.topic}", f"I need the time in the video where {line.topic} comes up.",
+                f"There's a bit about {line.topic} - how far in is that?"]  # fmt: skip
+        w.add("when", q, ans, [f"line:{i}"], time_accept(lo, hi), time_window_s=[max(0.0, lo), hi], new=new, new7=new7)
+        if line.kind in ("lost", "closed", "delay", "weather", "cancel", "closing", "raffle", "pet", "parking",
+                         "found", "shuttle"):  # fmt: skip
             _denial(w, i, line)
     pairs = list(zip(v.lines, v.lines[1:], strict=False))
     for n, (a, b) in enumerate((pairs[0], pairs[-1])):
@@ -822,14 +1051,18 @@ def _speech_questions(w: _Writer) -> None:
         q = [f"What is announced right after {a.topic}?", f"What comes next after the announcement about {a.topic}?"][n]
         new = [f"Once they finished talking about {a.topic}, what was the next announcement?",
                f"What came up straight after {a.topic}?"]  # fmt: skip
-        w.add("order", q, b.key, [f"line:{ib}"], _line_key_accept(b), relation="after", new=new)
+        new7 = [f"what do they announce after {a.topic}",
+                f"I heard the bit about {a.topic}. What was the announcement that followed it?"]  # fmt: skip
+        w.add("order", q, b.key, [f"line:{ib}"], _line_key_accept(b), relation="after", new=new, new7=new7)
         q = [
             f"What did the speaker talk about just before {b.topic}?",
             f"Which announcement came right before {b.topic}?",
         ][n]
         new = [f"Before they got to {b.topic}, what had they been talking about?",
                f"What was mentioned just ahead of {b.topic}?"]  # fmt: skip
-        w.add("order", q, a.key, [f"line:{ia}"], _line_key_accept(a), relation="before", new=new)
+        new7 = [f"what was said before {b.topic}",
+                f"Right before {b.topic} there's another announcement - what's it about?"]  # fmt: skip
+        w.add("order", q, a.key, [f"line:{ia}"], _line_key_accept(a), relation="before", new=new, new7=new7)
 
 
 def _denial(w: _Writer, i: int, line: Line) -> None:
@@ -844,14 +1077,17 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
     elif line.kind == "closed":
         new = [f"Will the {s['place']} be open if I go there today?",
                f"I was planning to go to the {s['place']} today. Is it open?"]  # fmt: skip
+        new7 = [f"can i go to the {s['place']} today", f"I'm heading to the {s['place']} later - will it be open?"]
         for q in (f"Is the {s['place']} open today?", f"Can I visit the {s['place']} today?"):
-            w.add("denial", q, "closed", src, ["not open", "shut"], expects="no", new=new)
+            w.add("denial", q, "closed", src, ["not open", "shut"], expects="no", new=new, new7=new7)
     elif line.kind == "delay":
         new = [f"Will the {s['vehicle']} to {s['city']} get in on schedule?",
                f"Is the {s['vehicle']} to {s['city']} on time today?"]  # fmt: skip
+        new7 = [f"is the {s['vehicle']} to {s['city']} on schedule",
+                f"I'm taking the {s['vehicle']} to {s['city']} - will it leave on time?"]  # fmt: skip
         w.add(
             "denial", f"Is the {s['vehicle']} to {s['city']} running on time?", "delayed", src,
-            ["late", "not on time", "behind schedule"], expects="no", new=new,
+            ["late", "not on time", "behind schedule"], expects="no", new=new, new7=new7,
         )  # fmt: skip
     elif line.kind == "weather":
         q = f"Is any {s['weather']} expected later, or does the announcement say nothing about the weather?"
@@ -864,13 +1100,16 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
             ["canceled", "not running", "called off"], expects="no",
         )  # fmt: skip
     elif line.kind == "closing":
+        new7 = [f"is the {s['shop']} open late tonight",
+                f"I want to pop into the {s['shop']} this evening. Will it be open?"]  # fmt: skip
         w.add(
             "denial", f"Is the {s['shop']} open all evening today?", "closes early", src,
-            ["closing early", "closes at", "closing at", "shuts early", "shuts at"], expects="no",
+            ["closing early", "closes at", "closing at", "shuts early", "shuts at"], expects="no", new7=new7,
         )  # fmt: skip
     elif line.kind == "raffle":
         q = f"Was a winner drawn for the {s['prize']}, or does the announcement say nothing about a raffle?"
-        w.add("denial", q, "yes", src, [], expects="yes")
+        new7 = [f"did they draw the raffle for the {s['prize']}", f"Has anyone won the {s['prize']} yet?"]
+        w.add("denial", q, "yes", src, [], expects="yes", new7=new7)
     elif line.kind == "pet":
         q = f"Has a {s['animal']} gone missing, or does the announcement say nothing about a pet?"
         new = [f"Did somebody lose their {s['animal']}?", f"Is anyone looking for a missing {s['animal']}?"]
@@ -881,6 +1120,17 @@ def _denial(w: _Writer, i: int, line: Line) -> None:
         w.add(
             "denial", f"Can I leave my car on {s['street']} all night?", "towed", src,
             ["towing", "tow away", "not allowed"], expects="no", new=new,
+        )  # fmt: skip
+    elif line.kind == "found":
+        q = f"Has anyone handed in a {s['item']}, or does the announcement say nothing about it?"
+        new7 = [f"did anyone hand in a {s['item']}", f"I lost my {s['item']} - has one been handed in?"]
+        w.add("denial", q, "yes", src, [], expects="yes", new7=new7)
+    elif line.kind == "shuttle":
+        new7 = [f"do i have to pay to ride the {s['dest']} shuttle",
+                f"Is there a charge for the shuttle bus to the {s['dest']}?"]  # fmt: skip
+        w.add(
+            "denial", f"Do I have to pay for the shuttle bus to the {s['dest']}?", "free", src,
+            ["no charge", "free of charge", "costs nothing", "doesn t cost", "does not cost"], expects="no", new7=new7,
         )  # fmt: skip
 
 
@@ -904,7 +1154,13 @@ def _sign_questions(w: _Writer) -> None:
                 ph, win = new_times[w.rng(f"nst/{i}/{k}").randrange(len(new_times))]
                 new.append((tmpl.format(phrase=ph, Phrase=ph[0].upper() + ph[1:]),
                             {"time_expr": ph, "window_s": list(win)}))  # fmt: skip
-            w.add("screen_text", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new)
+            times7 = w.new7_sign_times(sign, same_place=False) or [(phrase, window)]
+            new7: list[Phrasing] = []
+            for k, tmpl in enumerate(NEW7_SCREEN_TEXT):
+                ph, win = times7[w.rng(f"nst7/{i}/{k}").randrange(len(times7))]
+                new7.append((tmpl.format(phrase=ph, Phrase=ph[0].upper() + ph[1:]),
+                             {"time_expr": ph, "window_s": list(win)}))  # fmt: skip
+            w.add("screen_text", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new, new7=new7)
         numeric = [(p, win) for p, win in named if p[0].isdigit() or p.startswith("at ")]
         relative = [x for x in named if x not in numeric]
         rng = w.rng(f"sp/{i}")
@@ -912,6 +1168,7 @@ def _sign_questions(w: _Writer) -> None:
         if len(chosen) < 2 and len(named) >= 2:
             chosen = rng.sample(named, 2)
         new_named = w.new_sign_times(sign, same_place=True)
+        named7 = w.new7_sign_times(sign, same_place=True)
         for k, (phrase, window) in enumerate(chosen):
             frame = PLACE_NAMES[sign.place][(i + k) % 3]
             q = [f"What does {frame} say {phrase}?", f"{phrase[0].upper()}{phrase[1:]}, what is written in {frame}?"][k]
@@ -920,14 +1177,20 @@ def _sign_questions(w: _Writer) -> None:
                 ph, win = new_named[(i + k) % len(new_named)] if new_named else (phrase, window)
                 place = NEW_PLACE_NAMES[sign.place][(i + k + n) % 2]
                 new.append((tmpl.format(frame=place, phrase=ph), {"time_expr": ph, "window_s": list(win)}))
-            w.add("screen_place", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new)
+            new7 = []
+            for n, tmpl in enumerate((NEW7_SCREEN_PLACE[k], NEW7_SCREEN_PLACE[1 - k])):
+                ph, win = named7[(i + k + n) % len(named7)] if named7 else (phrase, window)
+                place = NEW7_PLACE_NAMES[sign.place][(i + k + n) % 2]
+                new7.append((tmpl.format(frame=place, phrase=ph), {"time_expr": ph, "window_s": list(win)}))
+            w.add("screen_place", q, sign.text, src, time_expr=phrase, window_s=list(window), new=new, new7=new7)
         late = max(sign.start_s, 2 * v.duration_s / 3)
         if sign.place != "top" and late + 2 <= sign.end_s:
             frame = {"top2": "a second line of text appears under the top sign",
                      "bottom": "a caption appears at the bottom of the frame"}[sign.place]  # fmt: skip
             for q in (f"Late in the video {frame}. What does it say?",
                       f"In the last part of the video, what does {PLACE_NAMES[sign.place][2]} read?"):  # fmt: skip
-                w.add("late_text", q, sign.text, src, time_window_s=[late, sign.end_s], new=NEW_LATE_TEXT[sign.place])
+                w.add("late_text", q, sign.text, src, time_window_s=[late, sign.end_s], new=NEW_LATE_TEXT[sign.place],
+                      new7=NEW7_LATE_TEXT[sign.place])  # fmt: skip
         if sign.start_s >= 2 and (i < 2 or sign.place != "top"):
             lo, hi = sign.start_s - 2.0, sign.start_s + 2.0
             q = w.pick(f"sw/{i}", [f"When does the text '{sign.text}' first appear?",
@@ -936,7 +1199,9 @@ def _sign_questions(w: _Writer) -> None:
             ans = mmss(sign.start_s) if v.duration_s >= 100 else f"{round(sign.start_s)} seconds"
             new = [f"When did '{sign.text}' first pop up on screen?",
                    f"At what timestamp does the text '{sign.text}' show up?"]  # fmt: skip
-            w.add("when", q, ans, src, time_accept(lo, hi), time_window_s=[lo, hi], new=new)
+            new7 = [f"when does '{sign.text}' first show up", f"I need the time the '{sign.text}' sign first appears.",
+                    f"How many seconds in does '{sign.text}' first come on screen?"]  # fmt: skip
+            w.add("when", q, ans, src, time_accept(lo, hi), time_window_s=[lo, hi], new=new, new7=new7)
     for i, a in enumerate(v.signs):
         nxt = [j for j, b in enumerate(v.signs) if b.place == a.place and b.start_s == a.end_s]
         if nxt and i % 2 == 0:
@@ -944,7 +1209,8 @@ def _sign_questions(w: _Writer) -> None:
             new = [f"After '{a.text}', what did the on-screen text switch to?",
                    f"What replaced '{a.text}' on the screen?"]  # fmt: skip
             q = f"What did the text '{a.text}' change to?"
-            w.add("order", q, b.text, [f"sign:{nxt[0]}"], relation="after", new=new)
+            new7 = [f"what does '{a.text}' turn into", f"I saw '{a.text}' on screen. What text took its place?"]
+            w.add("order", q, b.text, [f"sign:{nxt[0]}"], relation="after", new=new, new7=new7)
     texts = {s.text for s in v.signs}
     nouns = ("different", "distinct", "texts", "signs", "unique", "messages", "captions")
     for q in ("How many different texts are shown on screen over the whole video?",
@@ -952,15 +1218,20 @@ def _sign_questions(w: _Writer) -> None:
               "How many different messages does the video display on screen?"):  # fmt: skip
         new = ["How many different signs or captions show up in this clip altogether?",
                "How many different things are written on screen during the video?"]  # fmt: skip
+        new7 = ["how many different signs show up",
+                "I need a count of the distinct texts shown on screen in this video.",
+                "The writing on screen keeps changing - how many different texts are there in all?"]  # fmt: skip
         accept = count_accept(len(texts), nouns)
-        w.add("aggregate_texts", q, f"{len(texts)} different texts", ["signs"], accept, new=new)
+        w.add("aggregate_texts", q, f"{len(texts)} different texts", ["signs"], accept, new=new, new7=new7)
     top = {s.text for s in v.signs if s.place == "top"}
     if len(top) != len(texts):
         q = "How many different texts does the sign at the top of the frame show, from start to end?"
         new = ["How many different messages appear in the top banner over the course of the video?",
                "The top banner changes during the video. How many different texts does it show in all?"]  # fmt: skip
+        new7 = ["how many different things does the headline at the top say over the video",
+                "The title text at the top changes a few times. How many distinct messages does it show?"]  # fmt: skip
         accept = count_accept(len(top), nouns)
-        w.add("aggregate_texts", q, f"{len(top)} different texts", ["signs:top"], accept, new=new)
+        w.add("aggregate_texts", q, f"{len(top)} different texts", ["signs:top"], accept, new=new, new7=new7)
 
 
 # ------------------------------------------------------------------ joins in time
@@ -983,7 +1254,9 @@ def _cross_modal(w: _Writer) -> None:
                                f"While we hear about {line.topic}, what does the {frame} read?"])  # fmt: skip
         new = [f"What was the {frame} showing while they were talking about {line.topic}?",
                f"When the announcement about {line.topic} came on, what was written on the {frame}?"]  # fmt: skip
-        w.add("cross_modal", q, sign.text, [f"sign:{v.signs.index(sign)}", f"line:{i}"], new=new)
+        new7 = [f"while they're talking about {line.topic} whats the {frame} say",
+                f"During the announcement about {line.topic}, I need what's written on the {frame}."]  # fmt: skip
+        w.add("cross_modal", q, sign.text, [f"sign:{v.signs.index(sign)}", f"line:{i}"], new=new, new7=new7)
     for j, sign in enumerate(v.signs):
         inside = [k for k, ln in enumerate(v.lines) if sign.start_s <= ln.start_s and w.end(ln) <= sign.end_s]
         if len(inside) == 1:
@@ -992,14 +1265,20 @@ def _cross_modal(w: _Writer) -> None:
                                     f"While the text '{sign.text}' is showing, what is being announced?"])  # fmt: skip
             new = [f"The screen said '{sign.text}' at one point. What was the voice talking about then?",
                    f"What's being said over the '{sign.text}' sign?"]  # fmt: skip
-            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{inside[0]}"], _line_key_accept(ln), new=new)
+            new7 = [f"whats being announced while '{sign.text}' is up",
+                    f"The '{sign.text}' text stays up for a while. What do they announce during it?"]  # fmt: skip
+            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{inside[0]}"], _line_key_accept(ln), new=new,
+                  new7=new7)  # fmt: skip
         first = [k for k, ln in enumerate(v.lines) if ln.start_s - 1.0 <= sign.start_s <= w.end(ln)]
         if len(first) == 1 and sign.start_s > 0:
             ln = v.lines[first[0]]
             q = f"What is being announced at the moment '{sign.text}' first appears?"
             new = [f"Right when '{sign.text}' comes up, what is the speaker saying?",
                    f"As the '{sign.text}' text appears, what's the announcement about?"]  # fmt: skip
-            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{first[0]}"], _line_key_accept(ln), new=new)
+            new7 = [f"what's the announcement when '{sign.text}' comes on screen",
+                    f"At the moment the '{sign.text}' text shows up, I need to know what's being said."]  # fmt: skip
+            w.add("cross_modal", q, ln.key, [f"sign:{j}", f"line:{first[0]}"], _line_key_accept(ln), new=new,
+                  new7=new7)  # fmt: skip
 
 
 # ------------------------------------------------------------------ whole-video counts and people
@@ -1014,7 +1293,9 @@ def _aggregate_speech(w: _Writer) -> None:
               "Count the spoken announcements: how many are there?"):  # fmt: skip
         new = ["How many announcements are there in total?",
                "How many times does the announcer come on with something new to say?"]  # fmt: skip
-        w.add("aggregate_speech", q, f"{n} announcements", ["lines"], count_accept(n, nouns), new=new)
+        new7 = ["how many announcements in this video", "I need the number of separate announcements made.",
+                "Across the whole clip the voice announces a few things - how many separate ones?"]  # fmt: skip
+        w.add("aggregate_speech", q, f"{n} announcements", ["lines"], count_accept(n, nouns), new=new, new7=new7)
     per_kind = Counter(ln.kind for ln in v.lines)
     # the nouns an answer counts with: "1 lost item" answers "How many lost items ...?" as "1 item" does
     asks = {"depart": (("departures",), "How many departures are announced?"),
@@ -1027,6 +1308,10 @@ def _aggregate_speech(w: _Writer) -> None:
                            "According to the announcements, how many different places are closed?"),
                 "event": ("How many events do they tell us about?",
                           "How many different events are coming up, according to the voice?")}  # fmt: skip
+    new7_asks = {"depart": ("how many departures get announced", "I need the number of departures called out."),
+                 "lost": ("how many lost things do they report", "I need a count of the items reported left behind."),
+                 "closed": ("how many places are shut today", "Tell me how many places they say are closed."),
+                 "event": ("how many events are announced", "I need a count of the events they mention.")}  # fmt: skip
     for kind, (counted, q) in asks.items():
         if per_kind[kind] and (v.duration_s >= 150 or per_kind[kind] > 1):
             k = per_kind[kind]
@@ -1037,6 +1322,7 @@ def _aggregate_speech(w: _Writer) -> None:
                 [f"lines:{kind}"],
                 count_accept(k, (*counted, "different", "in total")),
                 new=new_asks[kind],
+                new7=new7_asks[kind],
             )
 
 
@@ -1065,8 +1351,11 @@ def _people(w: _Writer) -> None:
         new_phrase = [f"at {mmss(t)}", f"about {t} seconds into the video", "right at the start" if t == 0 else
                       f"at the {mmss(t)} mark"][n % 3]  # fmt: skip
         new = [(tmpl.format(new_phrase), {"time_expr": new_phrase}) for tmpl in NEW_PEOPLE]
+        ph7 = ["in the opening seconds" if t == 0 else f"{t} secs in", f"around {mmss(t)}",
+               "half a minute in" if t == 30 else f"at roughly the {t} second point"][n % 3]  # fmt: skip
+        new7 = [(tmpl.format(ph7, Phrase=ph7[0].upper() + ph7[1:]), {"time_expr": ph7}) for tmpl in NEW7_PEOPLE]
         w.add("people_at", q, answer, [f"count:{v.counts.index(c)}"], accept,
-              time_expr=phrase, count_range=[c.low, c.high], new=new)  # fmt: skip
+              time_expr=phrase, count_range=[c.low, c.high], new=new, new7=new7)  # fmt: skip
 
 
 # ------------------------------------------------------------------ what the video cannot answer
@@ -1077,23 +1366,30 @@ def _unanswerable(w: _Writer) -> None:
     said, shown = v.absent_words
     new = [f"Did they say anything about the {said}?",
            f"I think someone mentioned a {said}. What did they say about it?"]  # fmt: skip
+    new7 = [f"anything said about the {said}", f"I need whatever they announced about the {said}."]
     w.add(
         "unanswerable", f"What does the announcer say about the {said}?", "not mentioned", [f"absent:{said}"], NOT_SAID,
-        new=new,
+        new=new, new7=new7,
     )  # fmt: skip
     new = [f"At what point does the {shown} come up?", f"Is the {shown} talked about anywhere? When?"]
-    w.add("unanswerable", f"When is the {shown} mentioned?", "not mentioned", [f"absent:{shown}"], NOT_SAID, new=new)
+    new7 = [f"when do they bring up the {shown}", f"There's a part about the {shown}, right? When is it?"]
+    w.add("unanswerable", f"When is the {shown} mentioned?", "not mentioned", [f"absent:{shown}"], NOT_SAID, new=new,
+          new7=new7)  # fmt: skip
     for n, (noun, word) in enumerate(STEMS[v.name]):
         qs = [f"What does the speaker say about the {noun}?", f"What is announced about the {noun}?",
               f"At what time does the announcement mention the {noun}?"]  # fmt: skip
         new = [f"Is there any news about the {noun}?", f"What did they tell us about the {noun}?",
                f"When does the {noun} get mentioned?"]  # fmt: skip
+        new7 = [f"any news on the {noun}", f"I need what was announced about the {noun}.",
+                f"what time do they talk about the {noun}"]  # fmt: skip
         for q in (qs[n % 3], qs[(n + 1) % 3]):
-            w.add("unanswerable", q, "not mentioned", [f"stem:{noun}/{word}"], NOT_SAID, new=new)
+            w.add("unanswerable", q, "not mentioned", [f"stem:{noun}/{word}"], NOT_SAID, new=new, new7=new7)
     q = f"When does the word '{said.upper()}' appear on screen?"
     new = [f"Where does '{said.upper()}' show up in the on-screen text?",
            f"At what time can I see the word '{said.upper()}' written on screen?"]  # fmt: skip
-    w.add("unanswerable", q, "never appears", [f"absent:{said}"], NOT_SHOWN, new=new)
+    new7 = [f"when does '{said.upper()}' show up written on screen",
+            f"I need the time the word '{said.upper()}' is on screen."]  # fmt: skip
+    w.add("unanswerable", q, "never appears", [f"absent:{said}"], NOT_SHOWN, new=new, new7=new7)
 
 
 def _archive(w: _Writer) -> None:
@@ -1111,15 +1407,19 @@ def _archive(w: _Writer) -> None:
         topic = v.lines[i].topic
         new = [f"Which of my videos talks about {topic}?",
                f"I remember a clip where someone announced {topic}. Which one was it?"]  # fmt: skip
+        new7 = [f"which clip talks about {topic}", f"I need the video where they announce {topic}.",
+                f"There's a recording that mentions {topic} - which file is it?"]  # fmt: skip
         for q in (qs[n % 3], qs[(n + 1) % 3]):
-            w.add("archive", q.format(topic), v.file, [f"line:{i}", "archive"], accept, scope="archive", new=new)
+            w.add("archive", q.format(topic), v.file, [f"line:{i}", "archive"], accept, scope="archive", new=new,
+                  new7=new7)  # fmt: skip
     other_signs = {s.text for o in others for s in o.signs}
     for j, sign in enumerate(v.signs):
         if sign.text not in other_signs:
             q = f"Which video shows the text '{sign.text}' on screen?"
             new = [f"In which recording can I spot a sign reading '{sign.text}'?",
                    f"Which clip has '{sign.text}' written on screen?"]  # fmt: skip
-            w.add("archive", q, v.file, [f"sign:{j}", "archive"], accept, scope="archive", new=new)
+            new7 = [f"which video has a '{sign.text}' sign", f"I need the clip that shows '{sign.text}' on screen."]
+            w.add("archive", q, v.file, [f"sign:{j}", "archive"], accept, scope="archive", new=new, new7=new7)
             break
 
 
@@ -1132,6 +1432,7 @@ def generate(
     splits: Mapping[str, str] = SPLITS,
     *,
     fresh: bool = False,
+    seventh: bool = False,
 ) -> list[dict[str, Any]]:
     """Every held-out question of `videos` (their archive is those videos), in a fixed order. With
     `fresh`, a third of each type's questions are asked in new phrasings instead (_rephrase), and
@@ -1139,7 +1440,7 @@ def generate(
     out = []
     alternatives: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for video in videos:
-        w = _Writer(video, spoken_s, videos, splits, fresh=fresh)
+        w = _Writer(video, spoken_s, videos, splits, fresh=fresh or seventh, seventh=seventh)
         _speech_questions(w)
         _sign_questions(w)
         _cross_modal(w)
@@ -1149,22 +1450,32 @@ def generate(
         _archive(w)
         out += w.records
         alternatives.update(w.alternatives)
-    if fresh:
+    if seventh:
+        _rephrase(out, alternatives, half=True)
+    elif fresh:
         _rephrase(out, alternatives)
     return questions.unique_ids(out)
 
 
-def _rephrase(records: list[dict[str, Any]], alternatives: Mapping[str, list[tuple[str, dict[str, Any]]]]) -> None:
+def _rephrase(
+    records: list[dict[str, Any]], alternatives: Mapping[str, list[tuple[str, dict[str, Any]]]], *, half: bool = False
+) -> None:
     """Ask round(n / 3) of each type's n questions in one of their new phrasings (drawn at random among
-    those that have one; the phrasings taken in turn, none asked twice of a video), tag every record."""
+    those that have one; the phrasings taken in turn, none asked twice of a video), tag every record.
+    With `half` (the seventh set): round(n / 2) of each type's n open questions, drawn with another seed."""
     by_type: dict[str, list[dict[str, Any]]] = {}
     for r in records:
         by_type.setdefault(r["type"], []).append(r)
     asked = Counter((r["video"], r["question"]) for r in records)
     for qtype, recs in by_type.items():
         can = [r["id"] for r in recs if r["id"] in alternatives]
-        rng = random.Random(f"heldout/phrasing/{qtype}")
-        chosen = set(rng.sample(can, min(len(can), round(len(recs) / 3))))
+        if half:
+            rng = random.Random(f"heldout7/phrasing/{qtype}")
+            wanted = round(sum(r["format"] == "open" for r in recs) / 2)
+        else:
+            rng = random.Random(f"heldout/phrasing/{qtype}")
+            wanted = round(len(recs) / 3)
+        chosen = set(rng.sample(can, min(len(can), wanted)))
         turn = 0
         for r in recs:
             r["phrasing"] = "old"
@@ -1255,3 +1566,17 @@ def generate6(spoken_s: SpeechTime) -> list[dict[str, Any]]:
 
 def load(path: Path = HELDOUT_PATH) -> list[dict[str, Any]]:
     return questions.load(path)
+
+
+HEAD7 = (
+    "# vidmem seventh held-out question set (bench/qset/heldout.py generate7, videos spec.HELDOUT7_VIDEOS): "
+    "python -m bench.qset heldout7 rebuilds the videos and this file.\n"
+    "# vidmem eval bench/qset/heldout7.jsonl --video-root ~/.cache/vidmem/qset --split test7   (asked once; "
+    'each record\'s "phrasing" says whether it is asked in a new phrasing)\n'
+)
+
+
+def generate7(spoken_s: SpeechTime) -> list[dict[str, Any]]:
+    """The seventh held-out set: its own videos, archive and split ('test7'), half of each type's open
+    questions asked in phrasings no earlier set (the sixth's included) uses."""
+    return generate(spoken_s, HELDOUT7_VIDEOS, SPLITS7, seventh=True)

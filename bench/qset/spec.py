@@ -138,6 +138,16 @@ KINDS: dict[str, Kind] = {
     "parking": Kind(
         "Cars parked on {street} after {hour_words} o'clock will be towed away.", "street", "parking on {street}"
     ),
+    # Kinds only the seventh held-out set (HELDOUT7_VIDEOS) says, for the same reason: something found and
+    # handed in at a desk, and where to collect it (its yes/no question is 'has anyone handed in a ...',
+    # which the line affirms), and a free shuttle bus, where it goes and how often (its yes/no question is
+    # 'do I have to pay for it', which the line denies: it is free).
+    "found": Kind(
+        "A {color} {item} has been handed in at the {desk}.", "item", "the {color} {item} handed in at the {desk}"
+    ),
+    "shuttle": Kind(
+        "A free shuttle bus to the {dest} runs every {minutes_words} minutes.", "dest", "the shuttle bus to the {dest}"
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -1525,3 +1535,168 @@ HELDOUT6_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT6_BY_NAME = {v.name: v for v in HELDOUT6_VIDEOS}
+
+
+# ------------------------------------------------------------------ the seventh held-out set (split 'test7')
+
+# Six videos built after the test .. test6 sets, to measure answering once more on videos no answering
+# code has seen: two kinds of line no code was written for ('found', an item handed in at a desk; 'shuttle',
+# a free shuttle bus, where it goes and how often), slot values and sign texts no other set uses, other
+# stretches of the same footage (vtest from 55 s and 5 s, Megamind from 9 s, carphone, bigbuckbunny and bikes
+# from 5 s), and in the two long videos a second line under the top sign and a bottom caption over the top
+# signs. People counts where vtest gives them, and for the car (one man) and the rabbit (no people). Half of
+# each type's open questions are asked in phrasings no earlier set uses (heldout.py NEW7_*, tagged
+# "phrasing": "new"). Nothing here was asked of the answering code before the one test7 run. As for test6,
+# lines were checked against what faster-whisper base writes for them in their video (ingests of the six,
+# --only asr,ocr, then the final one --only tracking,asr,ocr,text_embeddings into /tmp/test7.duckdb), and
+# garbled answer words were replaced before any question was asked. First ingest: 'The code for the back
+# office is six three nine one' -> 'The code for the Mac office is 6-3-1', 'war memorial' -> 'warm
+# memorial' (town_square_bulletin), 'football ground' -> 'foot all round', 'the bike cage is eight two six
+# four' -> 'the mic KG-8264' (courtyard_noon), 'beige' -> 'major' (passenger_call), 'sack race' -> 'pack
+# race', 'The petting farm is closed today because a fence blew down' -> 'The padding farm is closed today
+# because of end slew down' (grassy_knoll), 'peach' -> 'beach', 'shutters' -> 'sugars' (kerbside_bulletin)
+# (now the staff kitchen and 5837, the stone bench, the water park, the green door, lemon, the tug of war,
+# the city farm because the paths are flooded, dark green, the lock is broken; the signs 'TUG OF WAR AT 2'
+# and 'CITY FARM CLOSED' and the stem 'warrior'/'war' with them). Second (the five changed videos): 'the
+# green door is eight two six four' -> 'the green bar in 8264' (now the main office; checked with --only
+# asr, then the final ingest). Left as it is, no answer word in it: 'shuttle bus to the golf course' ->
+# 'shuttle muster the golf course' (town_square_bulletin; 'golf course' and '12 minutes' are heard).
+# Numbers are written as digits ('every 12 minutes', 'platform 19', '5-8-3-7', 'number 83'). Every sign
+# text is read exactly by OCR; it also reads one stray '4O' off the footage at 1:49 in lounge_screening.
+HELDOUT7_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "town_square_bulletin",
+        Footage("vtest", 55.0, loops=_looped(55.0, 160.0), width=640),
+        160.0,
+        VTEST_SCENE,
+        (
+            _line("found", 3.0, color="lavender", item="raincoat", desk="reception desk"),
+            _line("shuttle", 26.0, dest="golf course", minutes=12),
+            _line("closed", 49.0, place="observatory", cause="the lights have failed"),
+            _line("route", 72.0, dest="theme park", method="keep right at the fork"),
+            _line("code", 96.0, thing="staff kitchen", code="5837"),
+            _line("meet", 119.0, name="Rachel", landmark="stone bench", hour=4),
+            _line("event", 141.0, event="choir practice", hour=7, room="common room"),
+        ),
+        (
+            Sign("RECEPTION OPEN", 0.0, 24.0),
+            Sign("SHUTTLE EVERY 12 MIN", 24.0, 50.0),
+            Sign("OBSERVATORY CLOSED", 50.0, 94.0),
+            Sign("NO BALL GAMES", 62.0, 112.0, "bottom"),
+            Sign("THEME PARK THIS WAY", 94.0, 160.0),
+            Sign("CHOIR AT 7", 132.0, 160.0, "top2"),
+        ),
+        vtest_counts_looped(55.0, 160.0),
+        ("wombat", "bongos"),
+    ),
+    Video(
+        "lounge_screening",
+        Footage("Megamind.avi", 9.0, loops=15, width=640, fps=12),
+        155.0,
+        DINNER_SCENE,
+        (
+            _line("shuttle", 4.0, dest="nature reserve", minutes=8),
+            _line("closed", 27.0, place="tennis club", cause="the doors are jammed"),
+            _line("found", 50.0, color="mint", item="skateboard", desk="security office"),
+            _line("price", 73.0, city="Copenhagen", price=56),
+            _line("route", 96.0, dest="marina", method="take the footbridge over the railway"),
+            _line("depart", 119.0, color="lime", vehicle="tram", platform=19),
+            _line("closed", 140.0, place="climbing wall", cause="the mats are being replaced"),
+        ),
+        (
+            Sign("TONIGHT IN THE LOUNGE", 0.0, 25.0),
+            Sign("TENNIS CLUB SHUT", 25.0, 70.0),
+            Sign("PHONES ON SILENT", 40.0, 100.0, "bottom"),
+            Sign("ASK AT SECURITY", 70.0, 115.0),
+            Sign("MARINA FOOTBRIDGE", 115.0, 155.0),
+            Sign("DOORS CLOSE 11 PM", 130.0, 155.0, "top2"),
+        ),
+        (),
+        ("meerkat", "glockenspiel"),
+    ),
+    Video(
+        "courtyard_noon",
+        Footage("vtest", 5.0),
+        45.0,
+        VTEST_SCENE,
+        (
+            _line("shuttle", 1.5, dest="water park", minutes=6),
+            _line("route", 13.0, dest="cricket ground", method="go past the library"),
+            _line("closed", 25.0, place="concert hall", cause="the stage is being repaired"),
+            _line("code", 36.0, thing="main office", code="8264"),
+        ),
+        (
+            Sign("FREE SHUTTLE", 0.0, 14.0),
+            Sign("CONCERT HALL SHUT", 14.0, 36.0),
+            Sign("KEEP GATES CLOSED", 36.0, 45.0, "bottom"),
+        ),
+        vtest_counts(5.0, 45.0),
+        ("toucan", "castanets"),
+    ),
+    Video(
+        "passenger_call",
+        Footage("carphone", 5.0, loops=12, width=352, fps=15),
+        40.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("found", 1.0, color="lemon", item="football", desk="station office"),
+            _line("meet", 14.0, name="Victor", landmark="toll booth", hour=5),
+            _line("closing", 27.0, shop="toy shop", hour=4),
+        ),
+        (
+            Sign("SPEAKER ON", 0.0, 13.0),
+            Sign("TOLL BOOTH 1 KM", 13.0, 27.0),
+            Sign("TOY SHOP CLOSING", 27.0, 40.0, "bottom"),
+        ),
+        (
+            Count(6.0, 1, 1, "the man in the back seat"),
+            Count(20.0, 1, 1, "the man in the back seat"),
+            Count(34.0, 1, 1, "the man in the back seat"),
+        ),
+        ("lemur", "harmonium"),
+    ),
+    Video(
+        "grassy_knoll",
+        Footage("bigbuckbunny", 5.0, loops=10, width=640, fps=25),
+        45.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("event", 1.5, event="tug of war", hour=2, room="paddock"),
+            _line("closed", 13.0, place="city farm", cause="the paths are flooded"),
+            _line("shuttle", 25.0, dest="village green", minutes=9),
+            _line("raffle", 36.0, ticket=83, prize="scooter"),
+        ),
+        (
+            Sign("TUG OF WAR AT 2", 0.0, 12.0),
+            Sign("CITY FARM CLOSED", 12.0, 30.0),
+            Sign("SHUTTLE TO THE GREEN", 30.0, 45.0, "bottom"),
+        ),
+        (
+            Count(7.0, 0, 0, "an animated rabbit, no people"),
+            Count(21.0, 0, 0, "an animated rabbit, no people"),
+            Count(39.0, 0, 0, "an animated rabbit, no people"),
+        ),
+        ("bison", "ocarina"),
+    ),
+    Video(
+        "kerbside_bulletin",
+        Footage("bikes", 5.0, loops=6, fps=25),
+        50.0,
+        BIKES_SCENE,
+        (
+            _line("found", 1.0, color="dark green", item="sketchbook", desk="help desk"),
+            _line("route", 13.0, dest="railway station", method="follow the green arrows"),
+            _line("delay", 25.0, vehicle="coach", city="Stockholm", minutes=65),
+            _line("closed", 37.0, place="repair shop", cause="the lock is broken"),
+        ),
+        (
+            Sign("HELP DESK OPEN", 0.0, 12.0),
+            Sign("STATION VIA GREEN ARROWS", 12.0, 30.0),
+            Sign("COACH 65 MIN LATE", 24.0, 36.0, "bottom"),
+            Sign("REPAIR SHOP SHUT", 30.0, 50.0),
+        ),
+        (),
+        ("iguana", "zither"),
+    ),
+)
+HELDOUT7_BY_NAME = {v.name: v for v in HELDOUT7_VIDEOS}
