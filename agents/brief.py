@@ -21,15 +21,15 @@ from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
-from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text
+from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
-from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words
+from queries.question_words import asks_content, asks_count, asks_moment, asks_yes_no, stems, subject_words
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
 __all__ = [
     "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark", "with_brief",
-    "with_file_names",
+    "with_file_names", "yes_no_line",
 ]
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,8 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
 
     return replace(ctx, brief=text, unmentioned=missing, look_alike=brief.absent.look_alike,
                    brief_whole=shows_all_text(brief, max_tokens), mark_check=check_mark,
-                   counted=counted_answer(brief, max_tokens=max_tokens))
+                   counted=counted_answer(brief, max_tokens=max_tokens),
+                   yes_no=yes_no_line(brief, max_tokens=max_tokens))
 
 
 def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
@@ -165,12 +166,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     marked line holds the answer in 198 of the 204 marks whose answer can be told apart
     (stop 17, bench/brief precision), so an answer from another line is worth one more look. Over 155
     dev answers (stop 21), the check fires on 27 wrong answers and 6 right ones."""
-    top = brief.best_match if brief is not None and not brief.choices else None
+    top = _shown_mark(brief, max_tokens)
     if brief is None or top is None:
         return None
     shown = fitted_items(brief, max_tokens)
-    if not any(i is top for i in shown):
-        return None
     if denies(answer):
         return _denied_mark(brief, top, answer)
     if top.kind == "count":
@@ -195,21 +194,53 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     return marked_line(brief, top)
 
 
+def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str] | None:
+    """For a question that asks yes or no (`asks_yes_no`) about what the shown best match holds
+    (`_holds_asked`): the marked line, as shown, for the model to judge, and the line as an answer's
+    evidence ('"The car wash is closed today ..." is said at 0.7-5.9 s'). None otherwise.
+
+    "Is the car wash open today?" was answered "The car wash is open today because the water has been
+    switched off", the marked line's reason with the opposite state; "Is the library open today?"
+    (dev) "Yes, the library is open today because the heating is broken". Judging one line yes or no
+    is a smaller task than reading the brief, and the line then stands beside the verdict."""
+    top = _shown_mark(brief, max_tokens)
+    if brief is None or top is None or not asks_yes_no(brief.question) or not _holds_asked(brief, top):
+        return None
+    verb = "shown" if top.source == "ocr_spans" else "said"
+    return marked_line(brief, top), f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
+
+
+def _shown_mark(brief: Brief | None, max_tokens: int) -> BriefItem | None:
+    """The brief's best match when the rendering within `max_tokens` shows it (none for multiple choice)."""
+    top = brief.best_match if brief is not None and not brief.choices else None
+    if brief is None or top is None or not any(i is top for i in fitted_items(brief, max_tokens)):
+        return None
+    return top
+
+
+def _holds_asked(brief: Brief, top: BriefItem) -> bool:
+    """Whether the marked line is about what a single-video question asks: a line (not a count) that
+    holds two of its subject words (the same words: 'pottery' is no 'potter'), the brief having found
+    every word it names somewhere in the video. One shared word is no sign of it: 'news' of "Is there
+    any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
+    if top.kind == "count" or brief.archive or brief.absent.words or brief.absent.quoted:
+        return False
+    marked = set(stems(sorted(set(content_words(top.row_text)))))
+    return len(set(stems(subject_words(brief.question))) & marked) >= 2
+
+
 def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     """The marked line, when an answer that says no or nothing (`denies`) passes over a mark that holds
-    two words the question asks about (the same words, not ones sharing a root): "Has a parrot gone
-    missing, or does the announcement say nothing about a pet?" was answered "The announcement says
-    nothing about a pet." beside the marked "A green parrot called Kiwi is missing ...". A no that
-    rests on the mark ("No, the library is closed today") holds a word of it beyond the question's
-    own, and is left alone; so are counts (none seen is a count) and questions whose words the video
-    lacks (`Brief.absent`: the absence check's business) or that span the archive."""
-    if top.kind == "count" or brief.archive or brief.absent.words or brief.absent.quoted:
+    what the question asks about (`_holds_asked`): "Has a parrot gone missing, or does the
+    announcement say nothing about a pet?" was answered "The announcement says nothing about a pet."
+    beside the marked "A green parrot called Kiwi is missing ...". A no that rests on the mark ("No,
+    the library is closed today") holds a word of it beyond the question's own, and is left alone;
+    so are counts (none seen is a count) and questions whose words the video lacks (`Brief.absent`:
+    the absence check's business) or that span the archive."""
+    if not _holds_asked(brief, top):
         return None
-    marked = set(content_words(top.row_text))
-    if len(set(stems(subject_words(brief.question))) & set(stems(sorted(marked)))) < 2:
-        return None  # one shared word ('news' of "Is there any news about the eggplant?") is no sign of it
     own = set(content_words(brief.question))
-    return None if (set(content_words(answer)) - own) & marked else marked_line(brief, top)
+    return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)
 
 
 _SECONDS = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b", re.I)

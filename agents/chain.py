@@ -24,7 +24,7 @@ from string import Template
 from agents.client import MeteredChat
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
-from agents.parsing import denies, match_name, parse_action
+from agents.parsing import denies, match_name, parse_action, parse_yes_no
 from agents.prompts import prompt, render
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
@@ -62,6 +62,9 @@ class ChainSettings:
     #: A read answer that rests on another line than the brief's best match is read once more
     #: (`Chain._check_mark`); off, to measure what the check changes.
     check_mark: bool = True
+    #: A question asking yes or no about the brief's best match is judged on that line alone, the
+    #: code answering with the verdict and the line (`Chain.judge_yes_no`); off, to measure it.
+    judge_yes_no: bool = True
 
     def __post_init__(self) -> None:
         for name in ("max_steps", "max_errors", "max_tokens", "observation_chars"):
@@ -372,7 +375,11 @@ class Chain:
         """One plain reading call over the evidence brief and the question, before any tool: the
         brief usually holds the answer, and a small model reads better than it searches. The reply
         answers (an answer node under the root) or says what to look up (a failure node saying so;
-        the planner then runs the tools from the root)."""
+        the planner then runs the tools from the root). A question asking yes or no about what the
+        brief's best match holds is judged on that line first (`judge_yes_no`)."""
+        judged = self.judge_yes_no(tree, label=label)
+        if judged is not None and judged.status == "answer":
+            return judged
         text, usage = self._plain_call("planner:read_first", [self.ctx.brief or "", tree.question])
         lookup = _LOOKUP_LINE.search(text)
         answer = None if lookup else plain_answer(text)
@@ -383,6 +390,28 @@ class Chain:
             return fail(node, f"the brief was not enough ({wanted[:200]})")
         node.status, node.answer, node.note = "answer", answer, "answered from the evidence brief"
         return self._checked(tree, node)
+
+    def judge_yes_no(self, tree: SearchTree, *, label: str | None = None) -> Node | None:
+        """For a question asking yes or no about the line the brief marks as its best match
+        (`ctx.yes_no`), one call that judges that line alone YES or NO; the answer is the verdict
+        and the line ("No: "The car wash is closed today ..." is said at 0.7-5.9 s."). Reading the
+        whole brief, the small model answered "The car wash is open today because the water has
+        been switched off", the line's reason with the opposite state. None when there is no such
+        line (or `settings.judge_yes_no` is off); a failure node beside the reading when the reply
+        gives no verdict (UNSURE: the line does not decide it)."""
+        if self.ctx.yes_no is None or not self.settings.judge_yes_no:
+            return None
+        line, evidence = self.ctx.yes_no
+        text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", tree.question])
+        verdict = parse_yes_no(text)
+        answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}"
+        step = planner_step(READ, "judge the best match yes or no", text.strip(), usage, answer or "",
+                            final=answer is not None)
+        node = tree.add(0, "step", step, label=label)
+        if answer is None:
+            return fail(node, "no yes/no verdict on the best match; the brief is read")
+        node.status, node.answer, node.note = "answer", answer, "judged yes or no from the best match"
+        return node
 
     def _checked(self, tree: SearchTree, read: Node) -> Node:
         """`read`'s answer after the brief's checks: what the brief found nowhere, then its best match."""

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "content_words", "object_categories", "stems", "subject_words"]
+           "asks_yes_no", "content_words", "object_categories", "stems", "subject_words"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -158,6 +158,27 @@ def asks_content(question: str) -> bool:
 def asks_count(question: str) -> bool:
     """Whether `question` asks for a number of things ("how many", "number of", "how much", "count")."""
     return bool(_COUNT.search(question))
+
+
+#: A sentence that asks yes or no: it opens with an auxiliary verb ("Is the car wash open today?", "Did
+#: anyone leave a jacket?", "Can I visit the museum?") and asks no wh- question ("Can you tell me what
+#: the banner said?") and no either/or ("Is it on time, or delayed?").
+_AUXILIARY = re.compile(
+    r"^\W*(?:is|are|was|were|am|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must)\b", re.I
+)
+_NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether the last sentence of `question` asks yes or no.
+
+    >>> asks_yes_no("I was going to the planetarium today. Is it open?"), asks_yes_no("Did anyone leave a bag?")
+    (True, True)
+    >>> asks_yes_no("Can you tell me what the banner said?"), asks_yes_no("Was a bag left, or is nothing said?")
+    (False, False)
+    """
+    last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+    return bool(_AUXILIARY.match(last)) and not _NOT_YES_NO.search(last)
 
 
 def asks_moment(question: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agents import AgentSettings, ask
-from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark
+from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark, yes_no_line
 from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation
 from agents.tools.base import ToolContext
@@ -18,6 +18,7 @@ from memory import open_memory
 from tests.planner_fakes import (
     CHECKER,
     CRITIC,
+    JUDGE,
     LOOKER,
     MARKER,
     READER,
@@ -259,6 +260,58 @@ def test_a_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(kno
                                    MARKER: ["Answer: Yes, the red train leaves early in the morning."]})
     answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
+
+
+EARLY = "Does the red train leave early in the morning?"  # yes or no, about the marked red train line
+
+
+@pytest.mark.parametrize(
+    ("verdict", "expected"),
+    [
+        ("YES", 'Yes: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
+        ("**No**, it does not.", 'No: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
+    ],
+)
+def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
+    known: Any, minilm: Any, verdict: str, expected: str
+) -> None:
+    """"Is the car wash open today?" was answered "The car wash is open today because the water has
+    been switched off": the model judges the marked line alone, the code answers with the verdict and
+    the line."""
+    llm = ScriptedChat([], routes={JUDGE: [verdict]})
+    answer = ask(EARLY, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [JUDGE] and answer.text == expected
+    assert llm.calls[0][1].content.startswith('The line: 1-3.5 s speech')
+    assert (1.0, 3.5) in [e.times_s for e in answer.evidence]  # the line is the answer's evidence
+
+
+def test_no_verdict_on_the_best_match_reads_the_brief(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={JUDGE: ["UNSURE"], READER: ["Answer: Yes, at 1 s."]})
+    answer = ask(EARLY, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [JUDGE, READER] and answer.text == "Yes, at 1 s."
+    failed = next(n for n in answer.tree if n.status == "failure")
+    assert "no yes/no verdict" in failed.note
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the speaker say about the red train?",  # asks what, not yes or no
+        "Can you tell me what the speaker says about the red train?",  # a request, not yes or no
+        "Has the train to Paris left?",  # one word of the line
+    ],
+)
+def test_only_a_yes_no_question_about_the_mark_is_judged(known: Any, minilm: Any, question: str) -> None:
+    brief = build_brief(question, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None and "red train" in brief.best_match.row_text
+    assert yes_no_line(brief, max_tokens=600) is None
+
+
+def test_judging_yes_no_can_be_turned_off(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: Yes, it leaves early in the morning (1 s)."]})
+    answer = ask(EARLY, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()],
+                 settings=AgentSettings().with_chain(judge_yes_no=False))
+    assert llm.kinds == [READER] and answer.text.startswith("Yes, it leaves early")
 
 
 PEOPLE_AT_2 = "How many people are visible 2 seconds in?"  # the library counts 2 at 2 s: the count is marked

@@ -57,6 +57,9 @@ class ToolContext:
     #: The count the code made, as an answer, when the question counts just what it counted
     #: (`agents.brief.counted_answer`): a read answer with another number is replaced by it.
     counted: str | None = None
+    #: For a question asking yes or no about what the brief's best match holds: that line as shown, and
+    #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
+    yes_no: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
