@@ -24,7 +24,7 @@ from string import Template
 from agents.client import MeteredChat
 from agents.errors import AgentError, GuardError, ModelOutputError, SQLRunError
 from agents.llm import Message
-from agents.parsing import denies, match_name, parse_action, parse_yes_no
+from agents.parsing import denies, match_name, parse_action, parse_fields, parse_yes_no
 from agents.prompts import prompt, render
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
@@ -393,17 +393,19 @@ class Chain:
 
     def judge_yes_no(self, tree: SearchTree, *, label: str | None = None) -> Node | None:
         """For a question asking yes or no about the line the brief marks as its best match
-        (`ctx.yes_no`), one call that judges that line alone YES or NO; the answer is the verdict
-        and the line ("No: "The car wash is closed today ..." is said at 0.7-5.9 s."). Reading the
-        whole brief, the small model answered "The car wash is open today because the water has
-        been switched off", the line's reason with the opposite state. None when there is no such
+        (`ctx.yes_no`), one call that judges that line alone: the words of it that decide, then YES
+        or NO; the answer is the verdict and the line ("No: "The car wash is closed today ..." is
+        said at 0.7-5.9 s."). Reading the whole brief, the small model answered "The car wash is
+        open today because the water has been switched off", the line's reason with the opposite
+        state. Asked for one word, it judged "delayed by 15 minutes" YES for "running on time?" (2 of
+        16 wrong); asked for the deciding words first, none of 26. None when there is no such
         line (or `settings.judge_yes_no` is off); a failure node beside the reading when the reply
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
         line, evidence = self.ctx.yes_no
         text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", tree.question])
-        verdict = parse_yes_no(text)
+        verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}"
         step = planner_step(READ, "judge the best match yes or no", text.strip(), usage, answer or "",
                             final=answer is not None)

@@ -268,8 +268,11 @@ EARLY = "Does the red train leave early in the morning?"  # yes or no, about the
 @pytest.mark.parametrize(
     ("verdict", "expected"),
     [
-        ("YES", 'Yes: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
-        ("**No**, it does not.", 'No: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
+        ("Words: leaves the station early\nVerdict: YES",
+         'Yes: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
+        ("Words: in the morning\n**Verdict:** **No**",
+         'No: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),
+        ("NO", 'No: "The red train leaves the station early in the morning." is said at 1-3.5 s.'),  # the verdict alone
     ],
 )
 def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
@@ -286,7 +289,7 @@ def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
 
 
 def test_no_verdict_on_the_best_match_reads_the_brief(known: Any, minilm: Any) -> None:
-    llm = ScriptedChat([], routes={JUDGE: ["UNSURE"], READER: ["Answer: Yes, at 1 s."]})
+    llm = ScriptedChat([], routes={JUDGE: ["Words: early\nVerdict: UNSURE"], READER: ["Answer: Yes, at 1 s."]})
     answer = ask(EARLY, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [JUDGE, READER] and answer.text == "Yes, at 1 s."
     failed = next(n for n in answer.tree if n.status == "failure")
