@@ -127,11 +127,13 @@ def _frames(word: str) -> bool:
 #: "How far into the video ...", "how long into the clip ...": a time asked for, no thing named.
 _HOW_FAR = re.compile(r"\bhow\s+(?:far|long)\s+(?:into|in|through)\b", re.I)
 #: A question for a moment of the video: "When is ...", "At what point ...", "How far into the clip
-#: ...", "Roughly when ..."; not "what is said when 'EXIT' appears" (a relation in time).
+#: ...", "Roughly when ...", "Where in the video ..."; not "what is said when 'EXIT' appears" (a
+#: relation in time).
 _MOMENT = re.compile(
     r"(?:^|[.!?]\s+)\s*(?:(?:so|and|roughly|about|approximately|exactly|tell me|do you know)\s+)*"
-    rf"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second)\b|{_HOW_FAR.pattern}|"
-    r"how\s+many\s+(?:seconds|minutes)\s+(?:into|in)\b)",
+    rf"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second|timestamp)\b|{_HOW_FAR.pattern}|"
+    r"how\s+many\s+(?:seconds|minutes)\s+(?:into|in)\b|(?:where|whereabouts)\s+in\s+the\s+"
+    r"(?:video|clip|recording|footage)\b)",
     re.I,
 )
 
