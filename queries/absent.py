@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory import Memory
-from queries.question_words import QUOTED, object_categories, stems, subject_words
+from queries.question_words import QUOTED, forms_pattern, object_categories, subject_words
 from queries.run import run_sql
 
 __all__ = ["Absent", "absent_from_video", "look_alikes"]
@@ -75,7 +75,7 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     words: tuple[str, ...] = ()
     subjects = subject_words(question, categories)
     if subjects and not object_categories(question, categories):
-        pattern = r"\b(?:" + "|".join(re.escape(s) for s in stems(subjects)) + ")"
+        pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
     return Absent(quoted, words)
@@ -92,7 +92,7 @@ def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
     out = []
     for t in dict.fromkeys(re.findall(r"[a-z]+", text.lower())):
         for w in (w.lower() for w in words):
-            if stems([t]) == stems([w]) or t.startswith(stems([w])[0]):
+            if re.fullmatch(forms_pattern(w), t):
                 continue  # a form of the word ('trains', 'announced'): the word itself is there
             shared = len(_common_prefix(t, w))
             if shared >= 4 and shared >= min(len(t), len(w)) - 3:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "asks_yes_no", "content_words", "object_categories", "stems", "subject_words"]
+           "asks_yes_no", "content_words", "forms_pattern", "object_categories", "stems", "subject_words"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -218,6 +218,28 @@ def stems(words: list[str]) -> list[str]:
                 break
         out.append(w)
     return list(dict.fromkeys(out))
+
+
+def forms_pattern(word: str) -> str:
+    """A regular expression (no groups) for the forms of `word`: its stem (`stems`) with an ending or
+    none, as a whole word. 'potter' finds 'potters', not 'pottery'; 'leaving' finds 'leave' and
+    'leaves'; 'ferries' finds 'ferry'; 'running' finds 'run'.
+
+    >>> [bool(re.fullmatch(forms_pattern("potter"), w)) for w in ("potter", "potters", "pottery")]
+    [True, True, False]
+    >>> pairs = (("leaving", "leave"), ("ferries", "ferry"), ("running", "run"))
+    >>> [bool(re.fullmatch(forms_pattern(w), f)) for w, f in pairs]
+    [True, True, True]
+    """
+    stem = stems([word.lower()])[0]
+    bases = [stem]
+    if stem.endswith("i"):  # 'ferries' -> 'ferri': 'ferry'
+        bases.append(stem[:-1] + "y")
+    if stem.endswith("y"):  # 'ferry': 'ferries', 'carried'
+        bases.append(stem[:-1] + "i")
+    if len(stem) > 3 and stem[-1] == stem[-2]:  # 'running' -> 'runn': 'run'
+        bases.append(stem[:-1])
+    return r"\b(?:" + "|".join(re.escape(b) for b in bases) + r")(?:s|es|e|ed|d|ing)?\b"
 
 
 #: FRAME_WORDS and STOPWORDS by stem, for `_frames`.

@@ -57,6 +57,9 @@ def test_quoted_text() -> None:
         ("Where is the man in the jacket going?", Absent()),  # a track's appearance
         ("Who is walking?", Absent()),  # an action label (and speech)
         ("When does it rain?", Absent()),  # 'rain' as a word start of a said word, not inside 'train'
+        # a word another said word starts with but is no form of ('potter' of 'pottery', test6)
+        ("What does the speaker say about the ear?", Absent(words=("ear",))),  # 'early' is said
+        ("Who was leaving?", Absent()),  # 'leaves' is said: a form of 'leaving'
         ("How many people hold an umbrella?", Absent()),  # names a tracked category: counts, not words
         ("Is the giraffe purple?", Absent(words=("giraffe", "purple"))),
         ("Is the giraffe brown?", Absent()),  # 'brown' is in a caption: one found word is enough to stay silent
