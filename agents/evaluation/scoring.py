@@ -53,6 +53,8 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     True
     >>> matches("6.", ["6 different texts"]), matches("Six", ["6 different texts"]), matches("7", ["6 different texts"])
     (True, True, False)
+    >>> matches("3 times.", ["3 announcements"]), matches("3 times at 5 s", ["3 announcements"])
+    (True, False)
     >>> matches("24-49 s", ["24 s"]), matches("From 24 to 49 seconds.", ["49 seconds"]), matches("24-49 s", ["30 s"])
     (True, True, False)
     """
@@ -74,7 +76,9 @@ _RANGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)\s*(s
 
 
 def _bare_number(words: list[str]) -> str | None:
-    """The number an answer is, when it is nothing else ('6', 'six'), as digits."""
+    """The number an answer is, when it is nothing else ('6', 'six', '3 times'), as digits."""
+    if len(words) == 2 and words[1] in ("time", "times"):  # "how many times ...?": "3 times"
+        words = words[:1]
     if len(words) != 1:
         return None
     digits = number_words_to_digits(words[0])
