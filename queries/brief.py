@@ -350,8 +350,23 @@ def evidence_brief(
             ))
     ranked = _ranked(_noise_marked(_placed(memory, items, question), noise))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
-    return Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
-                 archive=archive, files={v: Path(p).name for v, p in paths.items()})
+    brief = Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
+                  archive=archive, files={v: Path(p).name for v, p in paths.items()})
+    return _facts_of_best_match(memory, brief, noise) if archive else brief
+
+
+def _facts_of_best_match(memory: Memory, brief: Brief, noise: "_Noise") -> Brief:
+    """An archive brief whose facts (the header a rendering shows as the video of the best match)
+    are of the best match's video, not of the first search hit's: "Which video mentions the way to
+    the market?" showed market_street.mp4's facts (its 'MARKET DAY' the first hit) above the marked
+    museum_weekend.mp4 line, and the answer was market_street. Unchanged when the best match is in
+    that video already, or would not be with the other video's facts."""
+    top = brief.best_match
+    if top is None or brief.facts is None or top.video_id == brief.facts.video_id:
+        return brief
+    other = replace(brief, facts=_facts(memory, top.video_id, noise[top.video_id]))
+    moved = other.best_match
+    return other if moved is not None and moved.video_id == top.video_id else brief
 
 
 def _close_in_meaning(absent: Absent, groups: list[tuple[str, list[TextHit]]]) -> Absent:

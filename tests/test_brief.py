@@ -123,6 +123,16 @@ def test_a_whole_archive_brief_names_each_line_by_its_file(known: Any, minilm: A
     assert not re.search(r"^\[v[AB]\.mp4\]", brief_text(one, 600), re.M)
 
 
+def test_an_archive_brief_heads_with_the_video_of_its_best_match(known: Any, minilm: Any) -> None:
+    """"Which video mentions the way to the market?" showed market_street's facts (its MARKET DAY was
+    the first hit) as "video of the best match" above the marked museum_weekend line, and the answer
+    was market_street."""
+    brief = evidence_brief(known, "Which video with breaking news mentions the mountains?", encoder=minilm)
+    assert brief.archive and brief.best_match is not None and brief.best_match.video_id == "vA"
+    assert brief.facts is not None and brief.facts.video_id == "vA"
+    assert "video of the best match vA.mp4 (vA):" in brief_text(brief, 600)
+
+
 def test_an_archive_answer_without_its_file_gets_the_file_of_the_line_it_repeats(known: Any, minilm: Any) -> None:
     from agents.brief import answer_file
 
