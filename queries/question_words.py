@@ -21,7 +21,10 @@ STOPWORDS = frozenset(
      "also", "only", "video", "clip", "scene", "shown", "show", "shows", "happen", "happens", "happened", "seconds",
      "second", "s", "sec", "time", "moment", "point", "first", "last", "end", "start", "beginning", "visible",
      "screen", "say", "says", "said", "speaker", "mention", "mentioned", "mentions", "appear", "appears", "many",
-     "much", "one", "two"]
+     "much", "one", "two",
+     # places in relation to something: grammar, never the thing asked about ("a caption shows along the bottom")
+     "along", "across", "above", "below", "beneath", "underneath", "beside", "behind", "inside", "outside", "within",
+     "toward", "towards", "among", "against", "upon", "off"]
 )
 
 
@@ -140,9 +143,11 @@ _MOMENT = re.compile(
 
 #: A question for something other than a line's time, file or presence ("What was left ...?", "Where is
 #: the tram headed?", "Somebody forgot something there. What was it?", "While 'EXIT' shows, what is
-#: said?"); not "When ...", "At what time ...", "What time ..." nor a yes/no question.
+#: said?", "The museum is shut today - why?"); not "When ...", "At what time ...", "What time ..." nor a
+#: yes/no question.
 _ASKS_CONTENT = re.compile(
-    r"(?:^|[.!?;:,]\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b", re.I
+    r"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b",
+    re.I,
 )
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
 
@@ -152,6 +157,8 @@ def asks_content(question: str) -> bool:
     nor whether it is there: its answer is words of a line, not a line's time.
 
     >>> asks_content("While 'EXIT' is showing, what is announced?"), asks_content("How far into the clip is 'EXIT'?")
+    (True, False)
+    >>> asks_content("The museum is shut today - what happened?"), asks_content("Is the museum open - or shut?")
     (True, False)
     """
     return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)

@@ -60,6 +60,9 @@ def test_quoted_text() -> None:
         # a word another said word starts with but is no form of ('potter' of 'pottery', test6)
         ("What does the speaker say about the ear?", Absent(words=("ear",))),  # 'early' is said
         ("Who was leaving?", Absent()),  # 'leaves' is said: a form of 'leaving'
+        # a word placing something ('along', 'across', 'below') is grammar, not what is asked about (test7:
+        # "a caption shows along the bottom" was answered "nothing in this video mentions 'along'")
+        ("Later on a caption shows beneath the sign. What is written in it?", Absent()),
         ("How many people hold an umbrella?", Absent()),  # names a tracked category: counts, not words
         ("Is the giraffe purple?", Absent(words=("giraffe", "purple"))),
         ("Is the giraffe brown?", Absent()),  # 'brown' is in a caption: one found word is enough to stay silent
