@@ -77,12 +77,12 @@ def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     "How many signs mention the museum?"). The small model, shown "6 different on-screen texts" in
     the header and marked in the lines, answered 4 and kept 4 when asked again: a count the code made
     is no reading for a model to get wrong. None otherwise and for multiple choice."""
-    top = brief.best_match if brief is not None and not brief.choices else None
-    if brief is None or top is None or top.kind != "count" or brief.facts is None:
+    if brief is None:
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is None or top.kind != "count" or brief.facts is None:
         return None
     if subject_words(brief.question, brief.facts.categories):
-        return None
-    if not any(i is top for i in fitted_items(brief, max_tokens)):
         return None
     if top.start_s is not None and top.start_s == top.end_s and ": " in top.text:  # 'count at 20 s: 7 person visible'
         return f"{top.text.split(': ', 1)[1]} at {seconds_text(top.start_s)} (counted in the memory)."
@@ -166,10 +166,12 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     marked line holds the answer in 198 of the 204 marks whose answer can be told apart
     (stop 17, bench/brief precision), so an answer from another line is worth one more look. Over 155
     dev answers (stop 21), the check fires on 27 wrong answers and 6 right ones."""
-    top = _shown_mark(brief, max_tokens)
-    if brief is None or top is None:
+    if brief is None:
         return None
     shown = fitted_items(brief, max_tokens)
+    top = _shown_mark(brief, shown)
+    if top is None:
+        return None
     if denies(answer):
         return _denied_mark(brief, top, answer)
     if top.kind == "count":
@@ -203,19 +205,19 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str] | No
     switched off", the marked line's reason with the opposite state; "Is the library open today?"
     (dev) "Yes, the library is open today because the heating is broken". Judging one line yes or no
     is a smaller task than reading the brief, and the line then stands beside the verdict."""
-    top = _shown_mark(brief, max_tokens)
-    if brief is None or top is None or not asks_yes_no(brief.question) or not _holds_asked(brief, top):
+    if brief is None or not asks_yes_no(brief.question):
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is None or not _holds_asked(brief, top):
         return None
     verb = "shown" if top.source == "ocr_spans" else "said"
     return marked_line(brief, top), f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
 
 
-def _shown_mark(brief: Brief | None, max_tokens: int) -> BriefItem | None:
-    """The brief's best match when the rendering within `max_tokens` shows it (none for multiple choice)."""
-    top = brief.best_match if brief is not None and not brief.choices else None
-    if brief is None or top is None or not any(i is top for i in fitted_items(brief, max_tokens)):
-        return None
-    return top
+def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:
+    """The brief's best match when it is among the `shown` items (`fitted_items`); none for multiple choice."""
+    top = brief.best_match if not brief.choices else None
+    return top if top is not None and any(i is top for i in shown) else None
 
 
 def _holds_asked(brief: Brief, top: BriefItem) -> bool:
@@ -225,8 +227,7 @@ def _holds_asked(brief: Brief, top: BriefItem) -> bool:
     any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
     if top.kind == "count" or brief.archive or brief.absent.words or brief.absent.quoted:
         return False
-    marked = set(stems(sorted(set(content_words(top.row_text)))))
-    return len(set(stems(subject_words(brief.question))) & marked) >= 2
+    return len(set(stems(subject_words(brief.question))) & set(stems(content_words(top.row_text)))) >= 2
 
 
 def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:

@@ -201,8 +201,6 @@ def asks_moment(question: str) -> bool:
     return bool(_MOMENT.search(question))
 
 
-
-
 #: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), not a
 #: thing asked about.
 _TIME_NUMBER = re.compile(
