@@ -84,18 +84,26 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
 def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
     """The words of `text` that share a root with one of `words` without being a form of it: the
     first four letters or more, all but at most three of the shorter word ('library' for 'librarian',
-    'snow' for 'snowman', 'locker' for 'locksmith'; not 'trains' for 'train').
+    'snow' for 'snowman', 'locker' for 'locksmith'; not 'trains' for 'train'); or the whole of a word
+    of three letters or more that begins a longer one ('toy' for 'toymaker', 'war' for 'warrior'),
+    unless `text` spells the longer word in two ('toy maker').
 
     >>> look_alikes(["librarian"], "The library is closed today."), look_alikes(["train"], "Two trains left.")
     (('library',), ())
+    >>> look_alikes(["toymaker"], "The toy shop closes early."), look_alikes(["toymaker"], "Ask the toy maker.")
+    (('toy',), ())
     """
     out = []
-    for t in dict.fromkeys(re.findall(r"[a-z]+", text.lower())):
+    lower = text.lower()
+    for t in dict.fromkeys(re.findall(r"[a-z]+", lower)):
         for w in (w.lower() for w in words):
-            if re.fullmatch(forms_pattern(w), t):
+            if re.fullmatch(forms_pattern(w), t) or re.fullmatch(forms_pattern(t), w):
                 continue  # a form of the word ('trains', 'announced'): the word itself is there
             shared = len(_common_prefix(t, w))
-            if shared >= 4 and shared >= min(len(t), len(w)) - 3:
+            begins = shared == len(t) >= 3 and len(w) - shared >= 3  # 'toy' begins 'toymaker'
+            if begins and re.search(rf"\b{t}[\s-]+{w[shared:]}", lower):
+                continue  # 'toy maker' is 'toymaker' in two words
+            if begins or (shared >= 4 and shared >= min(len(t), len(w)) - 3):
                 out.append(t)
                 break
     return tuple(out)

@@ -349,6 +349,10 @@ def evidence_brief(
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
     ranked = _ranked(_noise_marked(_placed(memory, items, question), noise))
+    if absent.words and not absent.look_alike:
+        # a look-alike anywhere in the brief misleads as one close in meaning does: asked whether the
+        # brief says anything about 'ferryman', the model answered YES beside 'ferry'
+        absent = replace(absent, look_alike=look_alikes(absent.words, " ".join(i.text for i in ranked)))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     brief = Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
                   archive=archive, files={v: Path(p).name for v, p in paths.items()})

@@ -24,7 +24,9 @@ STOPWORDS = frozenset(
      "much", "one", "two",
      # places in relation to something: grammar, never the thing asked about ("a caption shows along the bottom")
      "along", "across", "above", "below", "beneath", "underneath", "beside", "behind", "inside", "outside", "within",
-     "toward", "towards", "among", "against", "upon", "off"]
+     "toward", "towards", "among", "against", "upon", "off",
+     # indefinite places: grammar ("was a jacket left somewhere?"), never the thing asked about
+     "somewhere", "anywhere", "everywhere", "nowhere"]
 )
 
 

@@ -554,3 +554,14 @@ def test_a_word_only_a_look_alike_stands_for_is_not_in_the_video(library: Any, m
     check = next(n for n in answer.tree if n.status == "answer")
     assert check.step is not None and check.step.action == CHECK_ABSENT and answer.usage.calls == 1
 
+
+
+def test_a_look_alike_anywhere_in_the_brief_is_not_the_word(known: Any, minilm: Any) -> None:
+    """'red' begins 'redhead' and the brief shows it ('The red train ...') though no text is close to
+    the question in meaning: asked whether the brief says anything about 'mariner' beside 'MARINA', the
+    small model said YES. The code states the absence, with no call."""
+    llm = ScriptedChat([], routes={READER: ["Answer: The red train leaves from platform nine."]})
+    answer = ask("What is announced about the redhead?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER]
+    assert answer.text.startswith("The memory does not show it: nothing in this video mentions 'redhead' word for word")
+    assert "'red'" in answer.text
