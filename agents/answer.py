@@ -24,6 +24,7 @@ from agents.planners import AgentSettings, make_planner
 from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
 from agents.trace import SearchTree, render_tree
+from queries.question_form import as_question
 
 NO_ANSWER = "No answer: every attempt failed to reach one (see the search tree for why)."
 
@@ -126,18 +127,19 @@ def ask(
     if choices is not None and not 2 <= len(choices) <= 26:
         raise AgentError(f"a multiple-choice question needs 2 to 26 choices, got {len(choices)}")
     settings = settings or AgentSettings()
+    asked = as_question(question)  # "I need the platform of the lime tram." read as "What is the platform ...?"
     started = time.perf_counter()
     ctx = metered(ctx)
     before = spent(ctx)  # a caller's metered model may have spent already
     # searched before the first LLM call; every chain starts from it (a stale one from a reused ctx is dropped)
-    brief = build_brief(question, ctx, choices) if settings.brief_tokens else None
+    brief = build_brief(asked, ctx, choices) if settings.brief_tokens else None
     stale = replace(ctx, brief=None, unmentioned=(), look_alike=(), brief_whole=False, mark_check=None, counted=None)
     ctx = with_brief(stale, brief, max_tokens=settings.brief_tokens)
     toolset = list(tools) if tools is not None else default_tools(ctx)
-    result: PlanResult = make_planner(planner, settings).plan(question, toolset, ctx, choices=choices)
+    result: PlanResult = make_planner(planner, settings).plan(asked, toolset, ctx, choices=choices)
     if choices:
         best = brief.best_choice if brief is not None else None
-        result = verify_choices(question, choices, result, toolset, ctx, settings.choices, best)
+        result = verify_choices(asked, choices, result, toolset, ctx, settings.choices, best)
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     text = with_file_names(ctx.memory, result.answer) if result.answer is not None else NO_ANSWER

@@ -565,3 +565,17 @@ def test_a_look_alike_anywhere_in_the_brief_is_not_the_word(known: Any, minilm: 
     assert llm.kinds == [READER]
     assert answer.text.startswith("The memory does not show it: nothing in this video mentions 'redhead' word for word")
     assert "'red'" in answer.text
+
+
+def test_a_request_is_asked_as_the_question_it_stands_for(known: Any, minilm: Any) -> None:
+    """"I need the departure time of the red train." is read as "What is the departure time of the red
+    train?": the brief marks the train's line as it does for the question, and the model is shown the
+    question."""
+    said = "Answer: The red train leaves the station early in the morning."
+    tools = [when_tool(), finish_tool()]
+    first, second = ScriptedChat([], routes={READER: [said]}), ScriptedChat([], routes={READER: [said]})
+    asked = ask("What is the departure time of the red train?", _ctx(known, first, minilm), tools=tools)
+    answer = ask("I need the departure time of the red train.", _ctx(known, second, minilm), tools=tools)
+    assert answer.question == "I need the departure time of the red train." and answer.text == asked.text
+    assert answer.brief == asked.brief and "<- best match" in answer.brief
+    assert "What is the departure time of the red train?" in second.calls[-1][-1].content
