@@ -23,7 +23,7 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
-from queries.question_words import asks_content, asks_count, asks_moment, asks_yes_no, stems, subject_words
+from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words, yes_no_question
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
@@ -196,22 +196,24 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     return marked_line(brief, top)
 
 
-def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str] | None:
-    """For a question that asks yes or no (`asks_yes_no`) about what the shown best match holds
-    (`_holds_asked`): the marked line, as shown, for the model to judge, and the line as an answer's
-    evidence ('"The car wash is closed today ..." is said at 0.7-5.9 s'). None otherwise.
+def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str, str] | None:
+    """For a question that asks yes or no (`yes_no_question`) about what the shown best match holds
+    (`_holds_asked`): the marked line, as shown, for the model to judge, the line as an answer's
+    evidence ('"The car wash is closed today ..." is said at 0.7-5.9 s'), and the yes/no question
+    judged ("Was a bag left?" of "Was a bag left, or is nothing said about that?"). None otherwise.
 
     "Is the car wash open today?" was answered "The car wash is open today because the water has been
     switched off", the marked line's reason with the opposite state; "Is the library open today?"
     (dev) "Yes, the library is open today because the heating is broken". Judging one line yes or no
     is a smaller task than reading the brief, and the line then stands beside the verdict."""
-    if brief is None or not asks_yes_no(brief.question):
+    asked = yes_no_question(brief.question) if brief is not None else None
+    if brief is None or asked is None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or not _holds_asked(brief, top):
         return None
     verb = "shown" if top.source == "ocr_spans" else "said"
-    return marked_line(brief, top), f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
+    return marked_line(brief, top), f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.', asked
 
 
 def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:
@@ -227,7 +229,8 @@ def _holds_asked(brief: Brief, top: BriefItem) -> bool:
     any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
     if top.kind == "count" or brief.archive or brief.absent.words or brief.absent.quoted:
         return False
-    return len(set(stems(subject_words(brief.question))) & set(stems(content_words(top.row_text)))) >= 2
+    asked = set(stems(subject_words(brief.question)))
+    return len(asked & set(stems(content_words(top.row_text)))) >= min(2, len(asked)) > 0
 
 
 def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:

@@ -403,8 +403,8 @@ class Chain:
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
-        line, evidence = self.ctx.yes_no
-        text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", tree.question])
+        line, evidence, asked = self.ctx.yes_no
+        text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
         verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}"
         step = planner_step(READ, "judge the best match yes or no", text.strip(), usage, answer or "",

@@ -8,7 +8,8 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "asks_yes_no", "content_words", "forms_pattern", "object_categories", "stems", "subject_words"]
+           "asks_yes_no", "content_words", "forms_pattern", "object_categories", "stems", "subject_words",
+           "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -181,15 +182,34 @@ _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)
 
 
 def asks_yes_no(question: str) -> bool:
-    """Whether the last sentence of `question` asks yes or no.
+    """Whether the last sentence of `question` asks yes or no (`yes_no_question`).
 
     >>> asks_yes_no("I was going to the planetarium today. Is it open?"), asks_yes_no("Did anyone leave a bag?")
     (True, True)
-    >>> asks_yes_no("Can you tell me what the banner said?"), asks_yes_no("Was a bag left, or is nothing said?")
+    >>> asks_yes_no("Can you tell me what the banner said?"), asks_yes_no("Is it on time, or delayed?")
     (False, False)
     """
+    return yes_no_question(question) is not None
+
+
+#: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
+_OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
+
+
+def yes_no_question(question: str) -> str | None:
+    """The yes/no question the last sentence of `question` asks: the sentence, or the first of two
+    alternatives when the second denies it ("Was a bag left, or is nothing said about that?" asks
+    "Was a bag left?"); None for a wh- question or an either/or of two things.
+
+    >>> yes_no_question("Was a bag left behind, or is nothing said about that?")
+    'Was a bag left behind?'
+    >>> yes_no_question("Is it on time, or delayed?"), yes_no_question("Is it open, or not?")
+    (None, 'Is it open?')
+    """
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
-    return bool(_AUXILIARY.match(last)) and not _NOT_YES_NO.search(last)
+    if denied := _OR_DENIED.search(last):
+        last = last[: denied.start()].rstrip(" ,") + "?"
+    return last if _AUXILIARY.match(last) and not _NOT_YES_NO.search(last) else None
 
 
 def asks_moment(question: str) -> bool:

@@ -256,10 +256,11 @@ def test_a_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(kno
                       _ctx(known, ScriptedChat([]), minilm))
     assert one is not None and one.best_match is not None and "red train" in one.best_match.row_text
     assert passed_over_mark(one, "Nothing is said about Paris.", max_tokens=600) is None  # 'train' alone
-    llm = ScriptedChat([], routes={READER: ["Answer: The speaker says nothing about trains."],
+    llm = ScriptedChat([], routes={JUDGE: ["Words: none\nVerdict: UNSURE"],  # the judge leaves it to the reading
+                                   READER: ["Answer: The speaker says nothing about trains."],
                                    MARKER: ["Answer: Yes, the red train leaves early in the morning."]})
     answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
-    assert llm.kinds == [READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
+    assert llm.kinds == [JUDGE, READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
 
 
 EARLY = "Does the red train leave early in the morning?"  # yes or no, about the marked red train line
@@ -286,6 +287,16 @@ def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
     assert llm.kinds == [JUDGE] and answer.text == expected
     assert llm.calls[0][1].content.startswith('The line: 1-3.5 s speech')
     assert (1.0, 3.5) in [e.times_s for e in answer.evidence]  # the line is the answer's evidence
+
+
+def test_an_either_or_whose_second_half_denies_is_judged_on_its_first(known: Any, minilm: Any) -> None:
+    """"Does the red train leave early, or is nothing said about it?" asks whether it leaves early: the
+    judge is asked that (a YES to the whole either/or would say nothing), and the answer is the verdict."""
+    llm = ScriptedChat([], routes={JUDGE: ["Words: early in the morning\nVerdict: YES"]})
+    answer = ask("Does the red train leave early, or is nothing said about it?", _ctx(known, llm, minilm),
+                 tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [JUDGE] and answer.text.startswith("Yes: ")
+    assert llm.calls[0][-1].content.endswith("Does the red train leave early?")
 
 
 def test_no_verdict_on_the_best_match_reads_the_brief(known: Any, minilm: Any) -> None:

@@ -59,7 +59,7 @@ class ToolContext:
     counted: str | None = None
     #: For a question asking yes or no about what the brief's best match holds: that line as shown, and
     #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
-    yes_no: tuple[str, str] | None = None
+    yes_no: tuple[str, str, str] | None = None
 
 
 @dataclass(frozen=True)
