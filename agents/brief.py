@@ -179,9 +179,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         return None if said & _counted(top) else marked_line(brief, top)
     words = set(content_words(answer))
     times = _times(answer)  # not every number: "delayed by 10 minutes" is no time of the line at 9.8-12.4 s
-    if times and top.start_s is not None and asks_moment(brief.question):
+    if top.start_s is not None and asks_moment(brief.question):
         # a time asked for: the answer's time must be the marked line's ('FRESH BREAD', on at 30-59 s, was
-        # answered "at 52 seconds", when the next line is said), whatever words it repeats
+        # answered "at 52 seconds", when the next line is said), whatever words it repeats; an answer with
+        # no time of the video ("brings up meeting Laura at 6 o'clock", the hour the line says) has none
         return None if any(_on_at(top, t) for t in times) else marked_line(brief, top)
     if asks_content(brief.question) and not asks_count(brief.question) and not brief.archive:
         # a thing asked for: the answer must hold a word of the marked line beyond the question's own.

@@ -405,6 +405,8 @@ def test_an_answer_to_when_must_give_a_time_the_marked_line_is_on(known: Any, mi
     said = build_brief("When is the red train mentioned?", _ctx(known, ScriptedChat([]), minilm))
     assert passed_over_mark(said, "The red train, at 2.5 s.", max_tokens=600) is None  # a spoken line: any of its times
     assert passed_over_mark(said, "The red train is mentioned at 6 s.", max_tokens=600) is not None
+    # no time of the video at all: "at 6 o'clock" is an hour a line may say, not when it is said
+    assert passed_over_mark(said, "The red train leaves at 6 o'clock.", max_tokens=600) is not None
 
 
 HELICOPTER = "Where does the speaker say the helicopter is?"  # vA never mentions one: the brief notes it
