@@ -6,10 +6,13 @@ Without a set name: the generated set (questions.py -> questions.jsonl); `heldou
 heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.jsonl, split 'test4');
 `heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5'); `heldout6`: the sixth (generate6 ->
 heldout6.jsonl, split 'test6', a third of it in new phrasings); `heldout7`: the seventh (generate7 ->
-heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses)."""
+heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses);
+`heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions are written by hand from a facts
+sheet, so no generator and no JSONL (--check and --questions are refused, --no-videos does nothing)."""
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.qset import heldout, questions
@@ -21,11 +24,14 @@ from bench.qset.spec import (
     HELDOUT5_VIDEOS,
     HELDOUT6_VIDEOS,
     HELDOUT7_VIDEOS,
+    HELDOUT8_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
+    Video,
 )
 
-SETS = {
+# set name -> (its frozen JSONL, what the generator writes, its videos); a videos-only set has no JSONL.
+SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] = {
     "generated": (questions.QUESTIONS_PATH, lambda: questions.dumps(questions.generate(speech_seconds)), VIDEOS),
     "heldout": (heldout.HELDOUT_PATH, lambda: heldout.dumps(heldout.generate(speech_seconds)), HELDOUT_VIDEOS),
     "heldout2": (
@@ -58,6 +64,7 @@ SETS = {
         lambda: heldout.dumps(heldout.generate7(speech_seconds), heldout.HEAD7),
         HELDOUT7_VIDEOS,
     ),
+    "heldout8": (None, None, HELDOUT8_VIDEOS),
 }
 
 
@@ -72,6 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-videos", action="store_true", help="write the JSONL without building the videos")
     args = parser.parse_args(argv)
     default_path, write, videos = SETS[args.set]
+    if write is None or default_path is None:  # a videos-only set: build its videos, write no questions
+        if args.check or args.questions:
+            parser.error(f"{args.set} has no questions to write or check (it builds its videos only)")
+        if not args.no_videos:
+            paths = ensure_videos(args.out, verbose=True, videos=videos)
+            folder = next(iter(paths.values())).parent
+            print(f"{len(paths)} videos in {folder} (no questions: {args.set} is videos only)")
+        return 0
     path = args.questions or default_path
     text = write()
     if args.check:

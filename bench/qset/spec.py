@@ -65,6 +65,8 @@ class Line:
             s["gate_words"] = number_words(int(s["gate"]))
         if "ticket" in s:
             s["ticket_words"] = number_words(int(s["ticket"]))
+        if "score" in s:
+            s["score_words"] = number_words(int(s["score"]))
         return s
 
     @property
@@ -147,6 +149,36 @@ KINDS: dict[str, Kind] = {
     ),
     "shuttle": Kind(
         "A free shuttle bus to the {dest} runs every {minutes_words} minutes.", "dest", "the shuttle bus to the {dest}"
+    ),
+    # Kinds only the eighth held-out set (HELDOUT8_VIDEOS) says, for the same reason, in sentence shapes
+    # no earlier kind has: a correction (a service no longer stops at one stop and now stops at another),
+    # a line that starts with a place and gives a price per hour, a warning with its hazard, where it is
+    # and what to do, a name and a number (a winner and her points), a line that starts with a time (a
+    # street closed to traffic from an hour this evening, and why), and two facts in two clauses (two rooms
+    # and their floors).
+    "restop": Kind(
+        "The {vehicle} to {city} no longer stops at the {old_stop}; it stops at the {new_stop} instead.",
+        "city",
+        "the new stop of the {vehicle} to {city}",
+    ),
+    "hire": Kind("At the {spot}, you can hire {hire} for {price_words} dollars an hour.", "hire", "hiring {hire}"),
+    "warning": Kind(
+        "Warning: there is {hazard} on the {location}, so please {advice}.",
+        "hazard",
+        "the {hazard} on the {location}",
+    ),
+    "award": Kind(
+        "The {contest} was won by {name}, with {score_words} points.", "contest", "the winner of the {contest}"
+    ),
+    "roadshut": Kind(
+        "From {hour_words} o'clock this evening, {street} is closed to traffic for the {reason}.",
+        "reason",
+        "{street} closing for the {reason}",
+    ),
+    "floors": Kind(
+        "The {room_a} is on the {floor_a} floor, and the {room_b} is on the {floor_b} floor.",
+        "room_a",
+        "where the {room_a} and the {room_b} are",
     ),
 }
 
@@ -1700,3 +1732,148 @@ HELDOUT7_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT7_BY_NAME = {v.name: v for v in HELDOUT7_VIDEOS}
+
+
+# ------------------------------------------------------------------ the eighth held-out set (videos only)
+
+# Five videos built after the test .. test7 sets, whose questions are written by hand from a plain facts
+# sheet by someone who never sees the code (so no generator writes a JSONL for them: `python -m bench.qset
+# heldout8` builds the videos only). Six kinds of line no code was written for ('restop', 'hire', 'warning',
+# 'award', 'roadshut', 'floors'), slot values and sign texts no other set uses, other stretches of the same
+# footage (vtest from 35 s, Megamind from 3 s, carphone from 1.5 s, bigbuckbunny from 2.5 s, bikes from
+# 6 s), and in the two long videos a second line under the top sign and bottom captions over the top signs.
+# People counts where vtest gives them, and for the car (one man) and the rabbit (no people). As for test7,
+# lines were checked against what faster-whisper base writes for them in their video (ingests --only asr,ocr,
+# then the final one --only tracking,asr,ocr,text_embeddings into /tmp/test8_mem.duckdb), and garbled words
+# were replaced before the facts sheet was written. First ingest: 'won the' -> 'the one' ('Fiona won the
+# quiz night' -> 'Fill the one the quiz height', 'Wendy won' -> 'When the one'), 'tonight' -> 'to 9', 'it
+# now stops' -> 'it out stops', 'ground floor' -> 'round floor', 'bus to Oxford' -> 'bus talks for',
+# 'night market' -> 'height market', 'bandstand' -> 'men's 10', 'Venice' -> 'men's', 'baking' -> 'making',
+# 'east stairs' -> 'these stairs', 'stables' -> 'tables', 'meadow' -> 'middle', 'boathouse' -> 'boat house'
+# (now 'The X was won by NAME, with N points', 'this evening', 'it stops at the X instead', the first and
+# second floor, the pub quiz, the food market, Singapore, the main stairs, the riding school, the big field,
+# the lake). Second: 'dance contest was won by Nadia' -> 'man's contest was won by audio', 'car showroom' ->
+# 'car show', 'Julia' -> 'Julie' (now the singing contest won by Caroline, the police station, Andrew).
+# Third (the faster-whisper text of a line hangs on the lines before it): 'bus to Cambridge' -> 'muster came
+# bridge', 'water tower' -> 'Walter Tower', 'canteen' -> 'cantile'; fourth: 'tennis courts' -> 'tennis court'
+# (now the coach, the tennis court, the coffee bar). Left as it is, no answer word in it: 'The coach to
+# Cambridge' -> 'The coach took a Cambridge' (forecourt_announcements). Every sign text is read exactly by OCR;
+# it also reads one stray '三' off the footage at 0:54 in forecourt_announcements.
+HELDOUT8_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "forecourt_announcements",
+        Footage("vtest", 35.0, loops=_looped(35.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("hire", 3.0, spot="lake", hire="rowing boats", price=14),
+            _line("restop", 24.0, vehicle="coach", city="Cambridge", old_stop="old school", new_stop="fire station"),
+            _line("warning", 46.0, hazard="broken glass", location="south path", advice="use the north gate"),
+            _line("closed", 68.0, place="art school", cause="the windows are being replaced"),
+            _line("award", 90.0, name="Fiona", contest="pub quiz", score=47),
+            _line("meet", 112.0, name="Andrew", landmark="tennis court", hour=10),
+            _line("floors", 134.0, room_a="coffee bar", floor_a="first", room_b="computer room", floor_b="third"),
+            _line("price", 154.0, city="Singapore", price=26),
+        ),
+        (
+            Sign("BOATS FOR HIRE", 0.0, 22.0),
+            Sign("COACH STOP MOVED", 22.0, 62.0),
+            Sign("MIND THE BROKEN GLASS", 44.0, 80.0, "bottom"),
+            Sign("ART SCHOOL CLOSED", 62.0, 104.0),
+            Sign("PUB QUIZ RESULTS", 104.0, 165.0),
+            Sign("MEET AT THE TENNIS COURT", 110.0, 132.0, "top2"),
+            Sign("STREET PARTY AT 8", 145.0, 165.0, "bottom"),
+        ),
+        vtest_counts_looped(35.0, 165.0),
+        ("alpaca", "trampoline"),
+    ),
+    Video(
+        "candlelit_dinner",
+        Footage("Megamind.avi", 3.0, loops=15, width=640, fps=12),
+        155.0,
+        DINNER_SCENE,
+        (
+            _line("roadshut", 4.0, hour=9, street="Castle Street", reason="food market"),
+            _line("restop", 27.0, vehicle="ferry", city="Naples", old_stop="fish market", new_stop="sailing club"),
+            _line("hire", 50.0, spot="bike shed", hire="electric bikes", price=11),
+            _line("award", 73.0, name="Caroline", contest="singing contest", score=91),
+            _line("warning", 96.0, hazard="wet paint", location="main stairs", advice="use the lift"),
+            _line("lost", 119.0, color="tartan", item="flask", spot="picnic area"),
+            _line("floors", 140.0, room_a="nursery", floor_a="second", room_b="roof terrace", floor_b="fifth"),
+        ),
+        (
+            Sign("CASTLE STREET CLOSED", 0.0, 25.0),
+            Sign("FERRY STOP CHANGED", 25.0, 48.0),
+            Sign("ELECTRIC BIKES", 48.0, 90.0),
+            Sign("WET PAINT", 60.0, 118.0, "bottom"),
+            Sign("SINGING CONTEST WINNER", 90.0, 155.0),
+            Sign("LAST ORDERS 10 PM", 120.0, 155.0, "bottom"),
+            Sign("ROOF TERRACE OPEN", 136.0, 155.0, "top2"),
+        ),
+        (),
+        ("otter", "catamaran"),
+    ),
+    Video(
+        "chauffeur_call",
+        Footage("carphone", 1.5, loops=12, width=352, fps=15),
+        45.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("roadshut", 1.0, hour=10, street="Bridge Road", reason="fun run"),
+            _line("meet", 15.0, name="Barbara", landmark="bus depot", hour=2),
+            _line("warning", 29.0, hazard="thick fog", location="motorway", advice="drive slowly"),
+        ),
+        (
+            Sign("ROAD CLOSED FROM 10", 0.0, 14.0),
+            Sign("BUS DEPOT 2 KM", 14.0, 28.0),
+            Sign("FOG WARNING", 28.0, 45.0, "bottom"),
+        ),
+        (
+            Count(5.0, 1, 1, "the man in the back seat"),
+            Count(20.0, 1, 1, "the man in the back seat"),
+            Count(38.0, 1, 1, "the man in the back seat"),
+        ),
+        ("panda", "typewriter"),
+    ),
+    Video(
+        "burrow_morning",
+        Footage("bigbuckbunny", 2.5, loops=10, width=640, fps=25),
+        48.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("award", 1.5, name="Wendy", contest="flower show", score=68),
+            _line("hire", 16.0, spot="riding school", hire="ponies", price=20),
+            _line("event", 31.0, event="kite festival", hour=1, room="big field"),
+        ),
+        (
+            Sign("FLOWER SHOW WINNER", 0.0, 15.0),
+            Sign("PONY RIDES", 15.0, 32.0),
+            Sign("KITE FESTIVAL AT 1", 30.0, 48.0, "bottom"),
+        ),
+        (
+            Count(8.0, 0, 0, "an animated rabbit, no people"),
+            Count(24.0, 0, 0, "an animated rabbit, no people"),
+            Count(40.0, 0, 0, "an animated rabbit, no people"),
+        ),
+        ("mongoose", "telescope"),
+    ),
+    Video(
+        "crossing_street",
+        Footage("bikes", 6.0, loops=6, fps=25),
+        50.0,
+        BIKES_SCENE,
+        (
+            _line("restop", 1.0, vehicle="tram", city="Montreal", old_stop="flower market", new_stop="police station"),
+            _line("warning", 17.0, hazard="loose gravel", location="steep hill", advice="slow down"),
+            _line("route", 33.0, dest="ski slope", method="take the cable car from the square"),
+        ),
+        (
+            Sign("TRAM STOP MOVED", 0.0, 16.0),
+            Sign("LOOSE GRAVEL", 16.0, 33.0),
+            Sign("SKI SLOPE 5 KM", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("reindeer", "chandelier"),
+    ),
+)
+HELDOUT8_BY_NAME = {v.name: v for v in HELDOUT8_VIDEOS}
