@@ -431,3 +431,17 @@ def test_videos_are_well_formed(records: object, videos: tuple[Video, ...]) -> N
                 assert any(t.place == "top" and t.start_s <= s.start_s and s.end_s <= t.end_s for t in video.signs)
         for c in video.counts:
             assert 0 <= c.t_s < video.duration_s and c.low <= c.high
+
+
+def test_the_eighth_set_is_written_by_hand_over_its_own_videos() -> None:
+    """heldout8.jsonl: 150 questions written from the facts sheet alone (no generator), ten of each type,
+    every one about a video of HELDOUT8_VIDEOS, asked as split test8."""
+    from collections import Counter
+
+    from bench.qset.spec import HELDOUT8_BY_NAME
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / "heldout8.jsonl"
+    questions = load_jsonl(path, lambda v: Path("/videos") / v)
+    assert len(questions) == 150 and set(Counter(q.type for q in questions).values()) == {10}
+    assert {Path(q.video).stem for q in questions} == set(HELDOUT8_BY_NAME)
+    assert {q.split for q in questions} == {"test8"}

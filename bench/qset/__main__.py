@@ -7,8 +7,9 @@ heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.js
 `heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5'); `heldout6`: the sixth (generate6 ->
 heldout6.jsonl, split 'test6', a third of it in new phrasings); `heldout7`: the seventh (generate7 ->
 heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses);
-`heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions are written by hand from a facts
-sheet, so no generator and no JSONL (--check and --questions are refused, --no-videos does nothing)."""
+`heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions (heldout8.jsonl, split 'test8') were
+written by hand from the facts sheet heldout8_facts.md by someone who never saw the code, so there is no
+generator (--check and --questions are refused, --no-videos does nothing)."""
 
 import argparse
 import sys
