@@ -20,6 +20,7 @@ from agents.brief import answer_file, brief_evidence, build_brief, with_brief, w
 from agents.chain import PlanResult, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
+from agents.parsing import without_brief_marks
 from agents.planners import AgentSettings, make_planner
 from agents.steps import Evidence, Usage
 from agents.tools.base import Tool, ToolContext
@@ -142,7 +143,7 @@ def ask(
         result = verify_choices(asked, choices, result, toolset, ctx, settings.choices, best)
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
-    text = with_file_names(ctx.memory, result.answer) if result.answer is not None else NO_ANSWER
+    text = with_file_names(ctx.memory, without_brief_marks(result.answer)) if result.answer is not None else NO_ANSWER
     if ok and (file := answer_file(brief, text, max_tokens=settings.brief_tokens)):
         text = f"{text} (in {file})"  # the answer names the file its evidence line came from
     return Answer(

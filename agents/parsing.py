@@ -58,6 +58,7 @@ __all__ = [
     "parse_json_object",
     "parse_yes_no",
     "strip_fences",
+    "without_brief_marks",
 ]
 
 FINISH = "finish"
@@ -554,3 +555,20 @@ def denies(answer: str) -> bool:
     (True, True, False)
     """
     return bool(_DENIES.search(answer))
+
+
+#: The brief's own marks echoed into an answer: its arrow, and "The line marked best match:" opening it.
+_BRIEF_ARROW = re.compile(r"\s*<-\s*best match\b")
+_MARK_ECHO = re.compile(r"^\s*the line marked (?:as )?(?:the )?best match\s*[:,]\s*", re.I)
+
+
+def without_brief_marks(answer: str) -> str:
+    """`answer` without the brief's marks a small model copied into it (users never see the brief's
+    arrows): "The line marked best match: 12-23 s ..." and '... $85. <- best match'.
+
+    >>> without_brief_marks('The line marked best match: 12-23 s on-screen text: "WINE LIST".')
+    '12-23 s on-screen text: "WINE LIST".'
+    >>> without_brief_marks("A ticket to Vienna cost $85. <- best match")
+    'A ticket to Vienna cost $85.'
+    """
+    return _MARK_ECHO.sub("", _BRIEF_ARROW.sub("", answer)).strip() or answer

@@ -592,3 +592,11 @@ def test_a_request_is_asked_as_the_question_it_stands_for(known: Any, minilm: An
     assert answer.question == "I need the departure time of the red train." and answer.text == asked.text
     assert answer.brief == asked.brief and "<- best match" in answer.brief
     assert "What is the departure time of the red train?" in second.calls[-1][-1].content
+
+
+def test_the_briefs_marks_copied_into_an_answer_are_left_out(known: Any, minilm: Any) -> None:
+    """The small model copies the brief's arrow into its answer; users never see the brief's marks."""
+    said = '"The red train leaves the station early in the morning."'
+    llm = ScriptedChat([], routes={READER: [f"Answer: {said} <- best match"]})
+    answer = ask("What is said about the red train?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert answer.text == said
