@@ -115,11 +115,14 @@ def brief_evidence(
 def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> str | None:
     """The file an archive-wide answer rests on, when the answer does not name it: the video of the
     shown line that shares the most words and times with the answer, if no other video's line
-    shares as many. None for a brief of one video, an answer that names a file, or a tie.
+    shares as many; in a tie, or when no line shares any, the video of the brief's best match if it
+    is among them. None for a brief of one video, an answer that names a file or says no or nothing.
 
     Small models drop the file the brief puts before every line ("The code is said at 12.9 s"), and
-    the question was which video; the line the answer repeats says which."""
-    if brief is None or not brief.archive or not answer or any(f in answer for f in brief.files.values()):
+    the question was which video; the line the answer repeats says which. "The video mentions the way
+    to the market at 45 seconds" shares 'market' with lines of two videos (dev): the mark says which."""
+    if brief is None or not brief.archive or not answer or any(f in answer for f in brief.files.values()) \
+            or denies(answer):
         return None
     words = set(content_words(answer))
     numbers = {float(n) for n in _NUMBER.findall(answer)}
@@ -127,10 +130,12 @@ def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> 
     for item in fitted_items(brief, max_tokens):
         if item.kind != "count":
             best[item.video_id] = max(best.get(item.video_id, 0), sum(_shared(item, words, numbers)))
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])
-    if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
-        return None
-    return brief.files.get(ranked[0][0])
+    top = max(best.values(), default=0)
+    tied = [v for v, n in best.items() if n == top]
+    mark = brief.best_match.video_id if brief.best_match is not None else None
+    if len(tied) == 1 and top > 0:
+        return brief.files.get(tied[0])
+    return brief.files.get(mark) if mark is not None and (mark in tied or top == 0) else None
 
 
 #: A video's id as the memory stores it ('v' + 16 hex), with the quotes or file suffix a model adds.

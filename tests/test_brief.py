@@ -141,7 +141,10 @@ def test_an_archive_answer_without_its_file_gets_the_file_of_the_line_it_repeats
     said = f"The recipe with flour is mentioned at {flour.start_s:g} s."
     assert answer_file(brief, said, max_tokens=600) == "vB.mp4"
     assert answer_file(brief, "It is in vB.mp4 at 3 s.", max_tokens=600) is None  # names it already
-    assert answer_file(brief, "The memory does not show it.", max_tokens=600) is None  # rests on no line
+    assert answer_file(brief, "The memory does not show it.", max_tokens=600) is None  # says nothing is there
+    # an answer that repeats no shown line (or lines of two videos alike) takes the best match's video
+    assert brief.best_match is not None and brief.best_match.video_id == "vB"
+    assert answer_file(brief, "It is mentioned.", max_tokens=600) == "vB.mp4"
     one = evidence_brief(known, "Which recipe uses flour and batter?", video_id="vB", encoder=minilm)
     assert answer_file(one, said, max_tokens=600) is None  # a video was named: nothing to add
     assert not brief.absent and not brief.whole_text  # no absence note or "all of this video" of the archive
