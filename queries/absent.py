@@ -14,10 +14,12 @@ tracked ("how many people cross the road?") gets no word note at all.
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from memory import Memory
 from queries.question_words import QUOTED, forms_pattern, object_categories, subject_words
 from queries.run import run_sql
+from queries.videos import video_paths
 
 __all__ = ["Absent", "absent_from_video", "look_alikes"]
 
@@ -73,12 +75,21 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     detector categories are `categories`."""
     quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
     words: tuple[str, ...] = ()
-    subjects = subject_words(question, categories)
+    named = _file_words(memory, video_id)  # "in the forecourt video": the video named by its file, not a thing
+    subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
     if subjects and not object_categories(question, categories):
         pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
     return Absent(quoted, words)
+
+
+def _file_words(memory: Memory, video_id: str) -> set[str]:
+    """The video's file name and its words ('forecourt_announcements.mp4': forecourt_announcements,
+    forecourt, announcements)."""
+    paths = video_paths(memory, [video_id])
+    name = Path(paths[video_id]).name.lower() if video_id in paths else ""
+    return set(re.findall(r"[a-z0-9]+", name)) | {name, Path(name).stem} - {""}
 
 
 def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:

@@ -119,3 +119,12 @@ def test_a_text_close_only_by_a_look_alike_word_keeps_the_word_note() -> None:
     assert not _close_in_meaning(missing, beside)  # a close text with no look-alike may say it otherwise
     assert _close_in_meaning(missing, [("keyword", library[0][1])]) == missing  # nothing close in meaning
 
+
+
+def test_the_videos_own_file_name_is_no_missing_word(known: Any) -> None:
+    """"What is the top text in the last minute of forecourt_announcements?" was answered "nothing in
+    this video mentions 'forecourt_announcements'": a question may name its video by file, and that
+    name is no thing the video should say. A word missing besides it still is."""
+    assert not absent_from_video(known, "vA", "In vA.mp4, what does the speaker say about the train?")
+    assert absent_from_video(known, "vA", "What does vA say about the helicopter?").words == ("helicopter",)
+    assert absent_from_video(known, "vB", "What does vA say?").words == ("va",)  # another video's name
