@@ -212,8 +212,7 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str, str]
     switched off", the marked line's reason with the opposite state; "Is the library open today?"
     (dev) "Yes, the library is open today because the heating is broken". Judging one line yes or no
     is a smaller task than reading the brief, and the line then stands beside the verdict."""
-    asked = yes_no_question(brief.question) if brief is not None else None
-    if brief is None or asked is None:
+    if brief is None or (asked := yes_no_question(brief.question)) is None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or not _holds_asked(brief, top):

@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "asks_yes_no", "content_words", "forms_pattern", "object_categories", "stems", "subject_words",
-           "yes_no_question"]
+           "content_words", "forms_pattern", "object_categories", "stems", "subject_words", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -181,17 +180,6 @@ _AUXILIARY = re.compile(
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 
-def asks_yes_no(question: str) -> bool:
-    """Whether the last sentence of `question` asks yes or no (`yes_no_question`).
-
-    >>> asks_yes_no("I was going to the planetarium today. Is it open?"), asks_yes_no("Did anyone leave a bag?")
-    (True, True)
-    >>> asks_yes_no("Can you tell me what the banner said?"), asks_yes_no("Is it on time, or delayed?")
-    (False, False)
-    """
-    return yes_no_question(question) is not None
-
-
 #: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
 
@@ -205,6 +193,10 @@ def yes_no_question(question: str) -> str | None:
     'Was a bag left behind?'
     >>> yes_no_question("Is it on time, or delayed?"), yes_no_question("Is it open, or not?")
     (None, 'Is it open?')
+    >>> yes_no_question("I was going to the planetarium today. Is it open?"), yes_no_question("Did anyone leave a bag?")
+    ('Is it open?', 'Did anyone leave a bag?')
+    >>> yes_no_question("Can you tell me what the banner said?") is None
+    True
     """
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
     if denied := _OR_DENIED.search(last):
