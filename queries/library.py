@@ -303,7 +303,14 @@ def _install_attached(memory: Memory, cur: duckdb.DuckDBPyConnection, found: str
     home = cur.execute("SELECT current_database()").fetchone()
     assert home is not None  # current_database() always answers
     memory.con.execute(f"ATTACH IF NOT EXISTS ':memory:' AS {_ident(ATTACHED_CATALOG)} (READ_WRITE)")
-    search_path = f"{_ident(ATTACHED_CATALOG)}.main,{_ident(home[0])}.main"
+    # the memory's other schemas stay reachable by their names: without them 'vidmem_search.state'
+    # named no schema, and a reader of a memory with an older library lost its full-text index
+    # (keyword search fell back to substrings, and briefs changed with the library's version)
+    others = [r[0] for r in cur.execute(
+        "SELECT schema_name FROM information_schema.schemata WHERE catalog_name = ? AND schema_name <> 'main' "
+        "ORDER BY schema_name", [home[0]]).fetchall()]
+    search_path = ",".join([f"{_ident(ATTACHED_CATALOG)}.main", *(f"{_ident(home[0])}.{_ident(s)}" for s in
+                                                                  ["main", *others])])
     cur.execute(f"SET search_path = {_literal(search_path)}")
     _create_all(cur, catalog=ATTACHED_CATALOG)
     if memory.uri.kind == "ducklake":

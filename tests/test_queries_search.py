@@ -161,6 +161,23 @@ def test_keyword_search_falls_back_to_substrings_on_a_reader(reader: Memory, cap
     assert hits[0].text == TRAIN_SENTENCE  # "the" occurs twice there: ranked first
 
 
+def test_a_reader_of_a_memory_with_an_older_library_keeps_its_full_text_index(
+    known_memory: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The library attached beside a read-only memory (another version in the file) still reaches the
+    memory's own schemas: BM25 over its index, not the substring fallback."""
+    path = tmp_path / "old.duckdb"
+    shutil.copy(known_memory, path)
+    with open_memory(path) as memory:
+        assert queries.build_text_index(memory)
+        memory.con.execute("CREATE OR REPLACE VIEW vidmem_library AS SELECT 'x' AS name, 'old' AS version")
+    with open_memory(path, read_only=True) as memory, caplog.at_level(logging.INFO, logger="queries"):
+        assert queries.install(memory).mode == "attached"
+        hits = queries.keyword_search(memory, "train")
+        assert {(h.video_id, h.item_id) for h in hits} == {("vA", 0), ("vB", 4)}  # stemmed: BM25
+        assert "substring matching" not in caplog.text
+
+
 def test_full_text_index_follows_new_videos(mem: Memory) -> None:
     assert queries.build_text_index(mem)
     assert queries.keyword_search(mem, "zeppelin") == []
