@@ -64,6 +64,8 @@ _PHRASES = (  # idioms first: "half a minute" must not become "half 1 minute"
     (re.compile(r"\b(first|opening|last|final|closing) (?:few|couple of) seconds\b", re.I), r"\1 3 seconds"),
     (re.compile(r"\ba few seconds\b", re.I), "3 seconds"),
     (re.compile(r"\b(an?|one) (second|minute)\b", re.I), r"1 \2"),
+    # "in the first minute", "the final minute": a span of one minute, as "the first 60 seconds" is
+    (re.compile(r"\b(first|opening|initial|last|final|closing) minute\b", re.I), r"\1 1 minute"),
 )
 
 
@@ -238,6 +240,9 @@ def _second_half(m: re.Match[str], duration: float) -> list[tuple[float, float, 
 _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (re.compile(rf"\b(?:between|from)\s+{_NUM}{_OPT_UNIT}\s+(?:and|to|until|till)\s+{_NUM}{_OPT_UNIT}"), _range),
     (re.compile(rf"\b{_NUM}{_OPT_UNIT}\s*(?:-|–|to)\s*{_NUM}\s*-?\s*{_UNIT}"), _range),
+    # "from 1:35 to the end", "from 90 seconds onwards": the rest of the video
+    (re.compile(rf"\bfrom\s+(?:the\s+)?{_NUM}{_OPT_UNIT}(?:\s+mark)?\s+(?:(?:to|until|till)\s+the\s+(?:very\s+)?end|"
+                r"on(?:wards?)?)\b"), _after),
     (
         re.compile(rf"\b(?:in|during|within|over|for)?\s*the\s+(?:first|opening|initial)\s+{_NUM}\s*-?\s*{_UNIT}"),
         _first,
