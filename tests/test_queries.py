@@ -325,6 +325,23 @@ def test_seen_at_counts_an_object_boxed_twice_once(empty_memory: Memory) -> None
     assert run_sql(empty_memory, "SELECT count(*) AS n FROM seen_between(?, 0, 1)", [vid]).to_pylist() == [{"n": 4}]
 
 
+def test_seen_at_leaves_out_a_track_whose_boxes_average_under_0_4(empty_memory: Memory) -> None:
+    """A cartoon rabbit boxed as a person at 0.29 on average is no person to count; a track without
+    a mean (written before it was kept) still counts."""
+    from memory import VideoRecord, VideoRows, rows_table
+
+    vid = "vrabbit0000000000"
+    boxes = [{"track_id": tid, "frame_index": 0, "t_s": 0.0, "x1": x, "y1": 10.0, "x2": x + 40, "y2": 90.0,
+              "confidence": 0.3, "category": "person"} for tid, x in ((1, 10.0), (2, 100.0), (3, 200.0))]
+    tracks = [{"track_id": tid, "category": "person", "first_s": 0.0, "last_s": 0.0, "num_detections": 9,
+               "mean_confidence": mean} for tid, mean in ((1, 0.29), (2, 0.45), (3, None))]
+    record = VideoRecord(vid, "/videos/rabbit.mp4", "ok", duration_s=1.0, width=320, height=240)
+    empty_memory.write_video(VideoRows(record, {
+        "tracks": rows_table("tracks", tracks, vid), "detections": rows_table("detections", boxes, vid),
+    }))  # fmt: skip
+    assert rows(queries.seen_at(empty_memory, vid, 0.0), "track_id") == [(2,), (3,)]
+
+
 def test_seen_between_is_seen_at_frame_by_frame(mem: Memory) -> None:
     """The brief's window counts and its count at a second read the same gated boxes."""
     window = run_sql(mem, "SELECT * FROM seen_between('vA', 2.0, 6.0)").to_pylist()
