@@ -72,9 +72,10 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
 
 def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     """The count the brief marks (`Brief.best_match`: the different on-screen texts, the named objects
-    at the asked instant), as an answer, when the question names nothing besides what was counted
-    ("How many different texts are shown on screen?", "How many people are visible at 0:20?"; not
-    "How many signs mention the museum?"). The small model, shown "6 different on-screen texts" in
+    at the asked instant), as an answer, when the question names nothing that the memory holds besides
+    what was counted (`Brief.narrowing`: "How many different texts are there in the forecourt video
+    overall?", "How many people are visible at 0:20?"; not "How many signs mention the museum?"). The
+    small model, shown "6 different on-screen texts" in
     the header and marked in the lines, answered 4 and kept 4 when asked again: a count the code made
     is no reading for a model to get wrong. None otherwise and for multiple choice."""
     if brief is None:
@@ -82,7 +83,8 @@ def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or top.kind != "count" or brief.facts is None:
         return None
-    if subject_words(brief.question, brief.facts.categories):
+    narrowing = brief.narrowing
+    if subject_words(brief.question, brief.facts.categories) if narrowing is None else narrowing:
         return None
     if top.start_s is not None and top.start_s == top.end_s and ": " in top.text:  # 'count at 20 s: 7 person visible'
         return f"{top.text.split(': ', 1)[1]} at {seconds_text(top.start_s)} (counted in the memory)."

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory import Memory
-from queries.question_words import QUOTED, forms_pattern, object_categories, subject_words
+from queries.question_words import AUXILIARIES, QUOTED, forms_pattern, object_categories, subject_words
 from queries.run import run_sql
 from queries.videos import video_paths
 
-__all__ = ["Absent", "absent_from_video", "look_alikes"]
+__all__ = ["Absent", "absent_from_video", "held_subjects", "look_alikes"]
 
 #: Rows of the video whose words hold a stem ($1: the video, $2: a regex): speech, on-screen text,
 #: captions, action labels, and tracked objects' category and appearance.
@@ -82,6 +82,17 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
     return Absent(quoted, words)
+
+
+def held_subjects(memory: Memory, video_id: str, question: str, categories: Sequence[str] = ()) -> tuple[str, ...]:
+    """The question's subject words that the video's memory holds, the words of its file name aside:
+    what would narrow a count to some of the video's texts or speech ("How many signs mention the
+    museum?": museum). A count question with none ("How many different texts are in the forecourt
+    video overall?", "how many announcements in the rabbit cartoon?") counts them all: its other
+    words name nothing the memory could narrow by."""
+    named = _file_words(memory, video_id) | AUXILIARIES  # 'does the video have': no thing named
+    subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
+    return tuple(s for s in subjects if _count(memory, _WORDS_SQL, video_id, forms_pattern(s)) > 0)
 
 
 def _file_words(memory: Memory, video_id: str) -> set[str]:

@@ -43,12 +43,20 @@ from typing import Any
 
 from memory import Memory
 from queries import _checks
-from queries.absent import Absent, absent_from_video, look_alikes
+from queries.absent import Absent, absent_from_video, held_subjects, look_alikes
 from queries.brief_counts import count_items, distinct_text_items, fold_text, speech_turn_items, visible_items
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
-from queries.question_words import asks_content, asks_count, content_words, object_categories, stems, subject_words
+from queries.question_words import (
+    STOPWORDS,
+    asks_content,
+    asks_count,
+    content_words,
+    object_categories,
+    stems,
+    subject_words,
+)
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
@@ -80,7 +88,9 @@ BEST_MATCH = 0.35
 DIGEST_ROWS = 20
 
 
-_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # counts things ('count' also asks to count people)
+#: Counts things, not "how much"; "count" only as a request ("Count the announcements in the last
+#: minute"), not "what does the sign say while the speaker asks to count the people?"
+_HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b|(?:^|[.:;!?-]\s*)count\b", re.I)
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
 #: 'ahead of' and 'prior to' say before, 'following' after (_ORDER_WORD).
@@ -115,8 +125,8 @@ _CHANGES_TO = re.compile(
 )
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
-    r"\b(?:how many|number of)\s+(?:(?:different|distinct|separate|unique|individual|on-?screen|written|pieces?|"
-    r"bits?|lines?|kinds?|of)\s+){0,3}(?:signs?|texts?|messages?|captions?|titles?|banners?|labels?|notices?|"
+    r"\b(?:how many|number of|count(?:\s+up)?(?:\s+the)?)\s+(?:(?:different|distinct|separate|unique|individual|"
+    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}(?:signs?|texts?|messages?|captions?|titles?|banners?|labels?|notices?|"
     r"overlays?|writing|things? (?:are )?(?:written|shown))\b",
     re.I,
 )
@@ -157,6 +167,9 @@ class Brief:
     archive: bool = False
     #: video id -> file name, for every video the items come from (answers name files, not ids)
     files: Mapping[str, str] = field(default_factory=dict)
+    #: Of a question that counts: its subject words that the video's memory holds, which narrow what
+    #: it counts (`queries.absent.held_subjects`; none: it counts them all). None: not checked.
+    narrowing: tuple[str, ...] | None = None
 
     @property
     def best_match(self) -> BriefItem | None:
@@ -303,6 +316,7 @@ def evidence_brief(
     scores: tuple[ChoiceScore, ...] = ()
     whole = 0
     absent = Absent()
+    narrowing: tuple[str, ...] | None = None
     if vid is not None:
         facts = _facts(memory, vid, noise[vid])
         windows = tuple(time_windows(question, facts.duration_s, facts.events))
@@ -313,6 +327,8 @@ def evidence_brief(
         if absent.words:
             absent = _close_in_meaning(absent, groups)
         counting = asks_count(question)
+        if counting and not archive and not unread:
+            narrowing = _narrowing(memory, vid, question, facts.categories)
         if absent.words and (windows or counting):
             # a question that points at a time, or counts, is answered by what is there (or by 0), not by
             # its words: on the held-out dev split the word note fired on 79 of 380 answerable questions,
@@ -327,12 +343,12 @@ def evidence_brief(
         order = _order_items(memory, vid, question, encoder)
         items += order
         if _DISTINCT_TEXTS.search(question):
-            items += distinct_text_items(memory, vid, facts, question)
+            items += distinct_text_items(memory, vid, facts, question, windows)
         elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
-                and not subject_words(question, facts.categories):
+                and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
             # announce?" (one is an event), the model read out the turns
-            items += speech_turn_items(memory, vid)
+            items += speech_turn_items(memory, vid, windows)
         clean = facts.speech + facts.spans - facts.noise
         if clean <= digest_rows and not archive:  # "all of this video" misleads there
             items += _digest_items(memory, vid, question, noise[vid])
@@ -355,7 +371,7 @@ def evidence_brief(
         absent = replace(absent, look_alike=look_alikes(absent.words, " ".join(i.text for i in ranked)))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     brief = Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
-                  archive=archive, files={v: Path(p).name for v, p in paths.items()})
+                  archive=archive, files={v: Path(p).name for v, p in paths.items()}, narrowing=narrowing)
     return _facts_of_best_match(memory, brief, noise) if archive else brief
 
 
@@ -508,17 +524,52 @@ def _counts(items: list[BriefItem]) -> list[float]:
     ]
 
 
+#: "How many departures are announced?": the words a count question counts, after its count words, up to
+#: the first stop word ('are', 'in', 'does').
+_COUNTED = re.compile(r"\b(?:how many|number of|count(?:\s+up)?(?:\s+the)?)\s+((?:[\w-]+\s*){1,4})", re.I)
+
+
+def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str]) -> tuple[str, ...]:
+    """The words of a count question that narrow what it counts: the subject words the video's memory
+    holds ("How many signs mention the museum?": museum), and the word it counts when that names
+    neither text nor speech ("How many departures are announced?", "how many events does the speaker
+    announce?": some of the speech, not all of it; "how many different text overlays", "how many
+    separate announcements": all). A count with none counts all that it names."""
+    held = held_subjects(memory, vid, question, categories)
+    m = _COUNTED.search(question)
+    if m is None:
+        return held
+    phrase: list[str] = []
+    for w in m.group(1).lower().split():
+        if w in STOPWORDS:
+            break
+        phrase.append(w)
+    if not phrase or any(_TEXT_QUESTION.fullmatch(w) or _SPOKEN.fullmatch(w) for w in phrase):
+        return held
+    head = phrase[-1]
+    return (*held, head) if head in subject_words(question, categories) and head not in held else held
+
+
 def _ranked(items: list[BriefItem]) -> tuple[BriefItem, ...]:
-    """Items best first, each text row once (a hit beats the same row in a window or the digest)."""
+    """Items best first, each text row once (a hit beats the same row in a window or the digest). A
+    row a count lists is not shown again in the digest, but is in a time phrase's window: the window's
+    line says what was on screen then from its items ("in that span, on screen: no text" was shown
+    beside the count that listed the span's three texts)."""
     priority = {"count": 0, "order": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
     ordered = sorted(enumerate(items), key=lambda p: (priority.get(p[1].kind, 9), -p[1].score, p[0]))
     seen: set[tuple[str, str, int]] = set()
+    listed: set[tuple[str, str, int]] = set()  # rows of count items
     out: list[BriefItem] = []
     for _, item in ordered:
         keys = set(item.row_keys)
-        if keys and keys <= seen and item.kind != "count":
+        if item.kind == "count":
+            listed |= keys
+            out.append(item)
             continue
-        if item.kind in ("window", "row") and item.row_keys and item.row_keys[0] in seen:
+        shown = seen if item.kind == "window" else seen | listed
+        if keys and keys <= shown:
+            continue
+        if item.kind in ("window", "row") and item.row_keys and item.row_keys[0] in shown:
             continue
         seen |= keys
         out.append(item)

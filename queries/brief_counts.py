@@ -95,23 +95,29 @@ _DISTINCT_SQL = (
 )
 
 
-def distinct_text_items(memory: Memory, vid: str, facts: VideoFacts, question: str) -> list[BriefItem]:
+def distinct_text_items(
+    memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = ()
+) -> list[BriefItem]:
     """How many different texts were on screen (compared without case, spaces or punctuation; likely
     OCR noise left out), each with when it was first and last shown, and how many at each place on
     the frame (where each first shows). The number asked for comes first: a place's when the question
     names one ("How many different texts does the sign at the top show?" was answered with the whole
-    video's count), else the whole video's (shown a count per place first, the model read out one)."""
-    kept = {fold_text(t) for t, _, _ in facts.texts}
+    video's count), else the whole video's (shown a count per place first, the model read out one).
+    With `windows` ("in the first minute"), only the texts shown in them are counted; the whole
+    video's count follows."""
+    texts = tuple((t, a, b) for t, a, b in facts.texts if not windows or any(w.overlaps(a, b) for w in windows))
+    kept = {fold_text(t) for t, _, _ in texts}
     rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist() if fold_text(r["text"]) in kept]
-    if not facts.texts:
-        return [BriefItem("count", vid, None, None, "no on-screen text", 1.0, recorded_sql(_DISTINCT_SQL, vid),
+    during = f" in {_windows_text(windows)}" if windows else ""
+    if not texts:
+        return [BriefItem("count", vid, None, None, f"no on-screen text{during}", 1.0, recorded_sql(_DISTINCT_SQL, vid),
                           ({"distinct_texts": 0, "counted": 0},))]
     spans = video_span_places(memory, vid)
     first: dict[str, tuple[str | None, int | None]] = {}  # folded text -> (place, line) of its first span
     for r in rows:
         first.setdefault(fold_text(r["text"]), spans.get(r["item_id"], (None, None)))
     groups: dict[str, list[tuple[str, float, float]]] = {}
-    for t, a, b in facts.texts:
+    for t, a, b in texts:
         place, line = first.get(fold_text(t), (None, None))
         where = "at an unknown place" if place is None else f"at the {place}" + (
             f" ({ORDINALS.get(line, f'line {line}')})" if line is not None and line > 1 else "")
@@ -122,19 +128,21 @@ def distinct_text_items(memory: Memory, vid: str, facts: VideoFacts, question: s
 
     want = asked_place(question)
     asked = groups.get(f"at the {want}") if want is not None else None
-    total = f"{len(facts.texts)} different on-screen texts"  # the line starts "whole video"
+    total = f"{len(texts)} different on-screen texts{during}"  # the line starts "whole video"
     tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
     if asked is not None:
         others = [(g, ts) for g, ts in groups.items() if g != f"at the {want}"]
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} at the {want}: {listed(asked)}; {total} in all"
         text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
     else:
-        text = f"{total}: {listed(facts.texts)}; by place: {tally}"
+        text = f"{total}: {listed(texts)}; by place: {tally}"
+    if windows:
+        text += f"; {len(facts.texts)} in the whole video"
     if facts.noise:
         text += f" ({facts.noise} more rows are likely OCR noise)"
-    counted = len(asked) if asked is not None else len(facts.texts)
+    counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
-                      tuple({**r, "distinct_texts": len(facts.texts), "counted": counted} for r in rows))]
+                      tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
 
 
 _TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript " \
@@ -161,24 +169,34 @@ def speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     return turns
 
 
-def speech_turn_items(memory: Memory, vid: str) -> list[BriefItem]:
+def speech_turn_items(memory: Memory, vid: str, windows: Sequence[TimeWindow] = ()) -> list[BriefItem]:
     """How many separate stretches of speech (turns, set apart by pauses) the video has, each with its
     time. Shown all seven announcements numbered "speech 1 of 7" ... "7 of 7", the small model answered
-    "3 separate announcements": the code counts, the model reads the count."""
+    "3 separate announcements": the code counts, the model reads the count. With `windows` ("in the
+    second half"), the turns that overlap them, then the whole video's count."""
     rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
-    turns = speech_turns(rows)
+    every = speech_turns(rows)
+    turns = [t for t in every if not windows or any(
+        w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]
+    during = f" in {_windows_text(windows)}" if windows else ""
     if not turns:
-        text = "no speech"
+        text = f"no speech{during}"
     else:
-        text = (f"{len(turns)} separate stretch{'es' * (len(turns) != 1)} of speech (turns, set apart by pauses of "
-                f"{TURN_PAUSE_S:g} s or more), at " + ", ".join(
+        text = (f"{len(turns)} separate stretch{'es' * (len(turns) != 1)} of speech{during} (turns, set apart by "
+                f"pauses of {TURN_PAUSE_S:g} s or more), at " + ", ".join(
                     span_text(float(t[0]["start_s"]), float(t[-1]["end_s"])) for t in turns[:12])
                 + (", ..." if len(turns) > 12 else ""))
+    if windows:
+        text += f"; {len(every)} in the whole video"
     # one row per turn, not the transcript rows: lines the count stands beside are still shown as lines
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_TURNS_SQL, vid), tuple(
         {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "segments": len(t),
          "speech_turns": len(turns), "counted": len(turns)} for k, t in enumerate(turns, 1)
     ) or ({"speech_turns": 0, "counted": 0},))]
+
+
+def _windows_text(windows: Sequence[TimeWindow]) -> str:
+    return " and ".join(span_text(w.start_s, w.end_s) for w in windows)
 
 
 def fold_text(text: str) -> str:

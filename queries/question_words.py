@@ -7,8 +7,9 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Sequence
 
-__all__ = ["CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count", "asks_moment",
-           "content_words", "forms_pattern", "object_categories", "stems", "subject_words", "yes_no_question"]
+__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count",
+           "asks_moment", "content_words", "forms_pattern", "object_categories", "stems", "subject_words",
+           "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -174,9 +175,11 @@ def asks_count(question: str) -> bool:
 #: A sentence that asks yes or no: it opens with an auxiliary verb ("Is the car wash open today?", "Did
 #: anyone leave a jacket?", "Can I visit the museum?") and asks no wh- question ("Can you tell me what
 #: the banner said?") and no either/or ("Is it on time, or delayed?").
-_AUXILIARY = re.compile(
-    r"^\W*(?:is|are|was|were|am|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must)\b", re.I
+AUXILIARIES = frozenset(
+    ["is", "are", "was", "were", "am", "does", "do", "did", "has", "have", "had", "can", "could", "will", "would",
+     "should", "shall", "may", "might", "must"]
 )
+_AUXILIARY = re.compile(rf"^\W*(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agents.brief import counted_answer
 from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
@@ -478,6 +479,33 @@ def test_a_count_of_something_said_is_not_given_the_turns(known: Any) -> None:
     brief = evidence_brief(known, "How many trains does the speaker mention?", video_id="vA")
     assert not any(i.kind == "count" and "stretches of speech" in i.text for i in brief.items)
     assert brief.best_match is None or brief.best_match.kind != "count"
+
+
+def test_counts_in_a_time_window_count_what_is_in_it(placed: Any) -> None:
+    """'In the first 12 seconds': the turns and the texts of that span, then the whole video's count."""
+    said = evidence_brief(placed, "How many separate announcements are made in the first 10 seconds?", video_id="vA")
+    assert said.best_match is not None and said.best_match.rows[0]["counted"] == 2
+    assert said.best_match.text == ("2 separate stretches of speech in 0-10 s (turns, set apart by pauses of 1.5 s "
+                                    "or more), at 1-3.5 s, 5-7 s; 3 in the whole video")
+    shown = evidence_brief(placed, "In the first 12 seconds, how many different texts come up?", video_id="vA")
+    assert shown.best_match is not None and shown.best_match.rows[0]["counted"] == 2
+    assert shown.best_match.text.startswith('2 different on-screen texts in 0-12 s: "PLATFORM 9 EXIT" first 4 s')
+    assert "; 3 in the whole video" in shown.best_match.text
+    # the window's own line still says what was on screen then (the count lists the same rows)
+    assert 'in that span, on screen: "PLATFORM 9 EXIT"' in brief_text(shown, 1500)
+
+
+@pytest.mark.parametrize(("question", "narrowing"), [
+    ("How many separate announcements are there overall?", ()),  # 'overall' names nothing the video holds
+    ("How many departures are announced?", ("departures",)),  # some of the speech: the model reads it
+    ("How many different text overlays are there in total?", ()),
+    ("How many signs mention the platform?", ("platform",)),
+])  # fmt: skip
+def test_what_narrows_a_count(known: Any, question: str, narrowing: tuple[str, ...]) -> None:
+    brief = evidence_brief(known, question, video_id="vA")
+    assert brief.narrowing == narrowing
+    counted = counted_answer(brief, max_tokens=1500)
+    assert (counted is not None) == (not narrowing and brief.best_match is not None)
 
 
 def test_speech_turns_join_segments_a_short_pause_apart() -> None:
