@@ -21,7 +21,7 @@ from queries.question_words import AUXILIARIES, QUOTED, forms_pattern, object_ca
 from queries.run import run_sql
 from queries.videos import video_paths
 
-__all__ = ["Absent", "absent_from_video", "held_subjects", "look_alikes"]
+__all__ = ["Absent", "absent_from_video", "held_subjects", "look_alikes", "video_words"]
 
 #: Rows of the video whose words hold a stem ($1: the video, $2: a regex): speech, on-screen text,
 #: captions, action labels, and tracked objects' category and appearance.
@@ -75,7 +75,8 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     detector categories are `categories`."""
     quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
     words: tuple[str, ...] = ()
-    named = _file_words(memory, video_id)  # "in the forecourt video": the video named by its file, not a thing
+    # "in the forecourt video", "the rabbit cartoon": the video named by its file or by what it shows
+    named = _file_words(memory, video_id) | video_words(question)
     subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
     if subjects and not object_categories(question, categories):
         pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
@@ -90,9 +91,28 @@ def held_subjects(memory: Memory, video_id: str, question: str, categories: Sequ
     museum?": museum). A count question with none ("How many different texts are in the forecourt
     video overall?", "how many announcements in the rabbit cartoon?") counts them all: its other
     words name nothing the memory could narrow by."""
-    named = _file_words(memory, video_id) | AUXILIARIES  # 'does the video have': no thing named
+    named = _file_words(memory, video_id) | video_words(question) | AUXILIARIES  # 'does the video have'
     subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
     return tuple(s for s in subjects if _count(memory, _WORDS_SQL, video_id, forms_pattern(s)) > 0)
+
+
+#: A noun that names the video itself, and the word before it that says which ("the rabbit cartoon",
+#: "in the dinner video", "the chauffeur clip").
+_VIDEO_NOUN = re.compile(r"\b([\w'-]+\s+)?(video|clip|cartoon|footage|recording|film|movie|animation)s?\b", re.I)
+
+
+def video_words(question: str) -> set[str]:
+    """The words of `question` that name the video rather than a thing in it: a video noun and the
+    word before it. A rabbit that is only drawn is neither said, written nor tracked: "nothing in
+    this video mentions 'rabbit'" answered "rabbit cartoon, final stretch: what does the caption at
+    the bottom say?".
+
+    >>> sorted(video_words("Rabbit cartoon, 25 seconds: what is the heading?"))
+    ['cartoon', 'rabbit']
+    >>> sorted(video_words("In the dinner video, who won?")), video_words("Who won the quiz?")
+    (['dinner', 'video'], set())
+    """
+    return {w.lower() for m in _VIDEO_NOUN.finditer(question) for w in [*(m.group(1) or "").split(), m.group(2)]}
 
 
 def _file_words(memory: Memory, video_id: str) -> set[str]:

@@ -43,7 +43,7 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     approximately exactly few several distinct different separate same other another colour color reason according
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
-    each piece pieces bit bits"""))
+    each piece pieces bit bits heading headline overlay subtitle banner"""))
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

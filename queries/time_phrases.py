@@ -277,7 +277,8 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
         re.compile(
             r"\b(?:at|in|near|towards?|by|during|around)\s+the\s+(?:very\s+)?"
             r"(?:end|ending|close|finish|last moments?)\b"
-            r"|\bfinal (?:moments?|seconds|frames?)\b|\bbefore (?:it|the video|the clip) ends\b"
+            r"|\b(?:final|last|closing) (?:moments?|seconds|frames?|stretch)\b"
+            r"|\bbefore (?:it|the video|the clip) ends\b"
             r"|\bthe (?:video|clip) ends\b|\bat the last frame\b|\blast frame\b"
         ),
         _dur_needed(_end),

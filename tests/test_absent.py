@@ -128,3 +128,11 @@ def test_the_videos_own_file_name_is_no_missing_word(known: Any) -> None:
     assert not absent_from_video(known, "vA", "In vA.mp4, what does the speaker say about the train?")
     assert absent_from_video(known, "vA", "What does vA say about the helicopter?").words == ("helicopter",)
     assert absent_from_video(known, "vB", "What does vA say?").words == ("va",)  # another video's name
+
+
+def test_a_video_named_by_what_it_shows_is_no_missing_word(known: Any) -> None:
+    """"rabbit cartoon, final stretch: what does the caption at the bottom say?" was answered
+    "nothing in this video mentions 'rabbit' or 'cartoon'": a drawn rabbit is neither said, written nor
+    tracked. A video noun and the word before it name the video; a missing word besides them still is."""
+    assert not absent_from_video(known, "vA", "Rabbit cartoon, 4 seconds in: what's the heading at the top?")
+    assert absent_from_video(known, "vA", "In the station video, where is the helicopter?").words == ("helicopter",)
