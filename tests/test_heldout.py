@@ -445,3 +445,38 @@ def test_the_eighth_set_is_written_by_hand_over_its_own_videos() -> None:
     assert len(questions) == 150 and set(Counter(q.type for q in questions).values()) == {10}
     assert {Path(q.video).stem for q in questions} == set(HELDOUT8_BY_NAME)
     assert {q.split for q in questions} == {"test8"}
+
+
+def test_the_ninth_set_is_new_and_well_formed() -> None:
+    """HELDOUT9_VIDEOS (videos only, its questions to be written from heldout9_facts.md): names no other set
+    uses, kinds that exist and at least five that no earlier set says, lines that do not overlap, signs
+    within the video (a 'top2' under a top sign), and absent words none of its four videos says or shows."""
+    from bench.qset import spec
+
+    ninth = spec.HELDOUT9_VIDEOS
+    earlier = [
+        *spec.VIDEOS, spec.CITY_DAY_10MIN, *HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS,
+        *HELDOUT5_VIDEOS, *HELDOUT6_VIDEOS, *HELDOUT7_VIDEOS, *spec.HELDOUT8_VIDEOS,
+    ]  # fmt: skip
+    assert len(spec.HELDOUT9_BY_NAME) == len(ninth) == 4
+    assert not set(spec.HELDOUT9_BY_NAME) & {v.name for v in earlier}
+    kinds = {ln.kind for v in ninth for ln in v.lines}
+    assert kinds <= set(spec.KINDS)
+    assert len(kinds - {ln.kind for v in earlier for ln in v.lines}) >= 5
+    assert not {s.text for v in ninth for s in v.signs} & {s.text for v in earlier for s in v.signs}
+    said = " ".join(ln.text.lower() for v in ninth for ln in v.lines)
+    shown = " ".join(s.text.lower() for v in ninth for s in v.signs)
+    for video in ninth:
+        ends = [_end(ln) for ln in video.lines]
+        for end, nxt in zip(ends, video.lines[1:], strict=False):
+            assert nxt.start_s - end >= 0.8, (video.name, nxt.text)
+        assert ends[-1] <= video.duration_s - 0.3, video.name
+        for s in video.signs:
+            assert re.fullmatch(r"[A-Z0-9 ]+", s.text) and 0 <= s.start_s < s.end_s <= video.duration_s
+            if s.place == "top2":
+                assert any(t.place == "top" and t.start_s <= s.start_s and s.end_s <= t.end_s for t in video.signs)
+        for c in video.counts:
+            assert 0 <= c.t_s < video.duration_s and c.low <= c.high
+        assert len(video.absent_words) == 2
+        for word in video.absent_words:
+            assert not re.search(rf"\b{word}", said) and not re.search(rf"\b{word}", shown), (video.name, word)

@@ -9,7 +9,8 @@ heldout6.jsonl, split 'test6', a third of it in new phrasings); `heldout7`: the 
 heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses);
 `heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions (heldout8.jsonl, split 'test8') were
 written by hand from the facts sheet heldout8_facts.md by someone who never saw the code, so there is no
-generator (--check and --questions are refused, --no-videos does nothing)."""
+generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
+(HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise."""
 
 import argparse
 import sys
@@ -26,6 +27,7 @@ from bench.qset.spec import (
     HELDOUT6_VIDEOS,
     HELDOUT7_VIDEOS,
     HELDOUT8_VIDEOS,
+    HELDOUT9_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -66,6 +68,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
         HELDOUT7_VIDEOS,
     ),
     "heldout8": (None, None, HELDOUT8_VIDEOS),
+    "heldout9": (None, None, HELDOUT9_VIDEOS),
 }
 
 
