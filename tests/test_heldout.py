@@ -480,3 +480,22 @@ def test_the_ninth_set_is_new_and_well_formed() -> None:
         assert len(video.absent_words) == 2
         for word in video.absent_words:
             assert not re.search(rf"\b{word}", said) and not re.search(rf"\b{word}", shown), (video.name, word)
+
+
+def test_a_hand_written_record_is_widened_as_the_generated_sets_are() -> None:
+    """bench.qset.handwritten: a writer's time window, people range, count and 'not mentioned' become
+    the accept lists the generated sets have; the writer's own words stay first."""
+    from bench.qset.handwritten import widened
+
+    when = widened({"type": "when", "format": "open", "answer": "1:30", "accept": ["ninety seconds"],
+                    "time_window_s": [88, 95]}, "test9")
+    assert when["accept"][0] == "ninety seconds" and {"1:30", "90 s", "1 minute 28"} <= set(when["accept"])
+    assert when["split"] == "test9" and when["phrasing"] == "writer"
+    nobody = widened({"type": "people_at", "format": "open", "answer": "no people", "count_range": [0, 0]}, "t")
+    assert "nobody" in nobody["accept"] and not any(a[0].isdigit() and a[0] != "0" for a in nobody["accept"])
+    texts = widened({"type": "aggregate_texts", "format": "open", "answer": "7 different texts"}, "t")
+    assert "seven signs" in texts["accept"]
+    none = widened({"type": "unanswerable", "format": "open", "answer": "no info", "accept": []}, "t")
+    assert none["answer"] == "not mentioned" and "never said" in none["accept"]
+    mc = {"type": "when", "format": "mc", "answer": 1, "choices": ["a", "b"], "time_window_s": [1, 2]}
+    assert widened(mc, "t")["accept"] == []  # a choice is scored by its index
