@@ -447,6 +447,20 @@ def test_the_eighth_set_is_written_by_hand_over_its_own_videos() -> None:
     assert {q.split for q in questions} == {"test8"}
 
 
+def test_the_ninth_set_is_written_by_hand_over_its_own_videos() -> None:
+    """heldout9.jsonl: 120 questions written from heldout9_facts.md alone, eight of each type, every one
+    about a video of HELDOUT9_VIDEOS, asked as split test9."""
+    from collections import Counter
+
+    from bench.qset.spec import HELDOUT9_BY_NAME
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / "heldout9.jsonl"
+    questions = load_jsonl(path, lambda v: Path("/videos") / v)
+    assert len(questions) == 120 and set(Counter(q.type for q in questions).values()) == {8}
+    assert {Path(q.video).stem for q in questions} == set(HELDOUT9_BY_NAME)
+    assert {q.split for q in questions} == {"test9"}
+
+
 def test_the_ninth_set_is_new_and_well_formed() -> None:
     """HELDOUT9_VIDEOS (videos only, its questions to be written from heldout9_facts.md): names no other set
     uses, kinds that exist and at least five that no earlier set says, lines that do not overlap, signs
