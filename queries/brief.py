@@ -49,6 +49,7 @@ from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, 
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import (
+    FRAME_WORDS,
     STOPWORDS,
     asks_content,
     asks_count,
@@ -123,11 +124,14 @@ _AT_START = re.compile(
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
 )
+#: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
+_TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing"
+_NAMES_TEXT = re.compile(rf"\b(?:{_TEXT_NOUNS})\b", re.I)
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
     r"\b(?:how many|number of|count(?:\s+up)?(?:\s+the)?)\s+(?:(?:different|distinct|separate|unique|individual|"
-    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}(?:signs?|texts?|messages?|captions?|titles?|banners?|labels?|notices?|"
-    r"overlays?|writing|things? (?:are )?(?:written|shown))\b",
+    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}"
+    rf"(?:{_TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
     re.I,
 )
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
@@ -345,6 +349,7 @@ def evidence_brief(
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question, windows)
         elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
+                and not _NAMES_TEXT.search(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
             # announce?" (one is an event), the model read out the turns
@@ -533,8 +538,11 @@ def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str
     """The words of a count question that narrow what it counts: the subject words the video's memory
     holds ("How many signs mention the museum?": museum), and the word it counts when that names
     neither text nor speech ("How many departures are announced?", "how many events does the speaker
-    announce?": some of the speech, not all of it; "how many different text overlays", "how many
-    separate announcements": all). A count with none counts all that it names."""
+    announce?", "how many departures get announced": some of the speech, not all of it; "how many
+    different text overlays", "how many separate main titles", "how many separate announcements":
+    all; "how many people wearing hats": those people). The counted word is the first after the count
+    words that is no frame word ('different', 'separate'); a word that names text after it makes the
+    phrase a kind of text ('main titles'). A count with none counts all that it names."""
     held = held_subjects(memory, vid, question, categories)
     m = _COUNTED.search(question)
     if m is None:
@@ -544,10 +552,14 @@ def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str
         if w in STOPWORDS:
             break
         phrase.append(w)
-    if not phrase or any(_TEXT_QUESTION.fullmatch(w) or _SPOKEN.fullmatch(w) for w in phrase):
+    names = [bool(_TEXT_QUESTION.fullmatch(w) or _SPOKEN.fullmatch(w)) for w in phrase]
+    first = next((k for k, w in enumerate(phrase) if names[k] or w not in FRAME_WORDS), None)
+    if first is None or names[first] or any(_TEXT_QUESTION.fullmatch(w) for w in phrase[first + 1:]):
         return held
-    head = phrase[-1]
-    return (*held, head) if head in subject_words(question, categories) and head not in held else held
+    subjects = set(subject_words(question, categories))
+    # the counted word and the words that follow it in the phrase: 'departures'; 'people wearing hats'
+    narrow = [w for w in phrase[first:] if w in subjects and w not in held]
+    return (*held, *narrow)
 
 
 def _ranked(items: list[BriefItem]) -> tuple[BriefItem, ...]:

@@ -498,6 +498,9 @@ def test_counts_in_a_time_window_count_what_is_in_it(placed: Any) -> None:
 @pytest.mark.parametrize(("question", "narrowing"), [
     ("How many separate announcements are there overall?", ()),  # 'overall' names nothing the video holds
     ("How many departures are announced?", ("departures",)),  # some of the speech: the model reads it
+    ("how many departures get announced", ("departures", "get")),  # the phrase up to a stop word
+    ("How many separate main titles are there?", ()),  # a kind of text
+    ("How many people wearing hats are visible 2 seconds in?", ("wearing", "hats")),  # some of the people
     ("How many different text overlays are there in total?", ()),
     ("How many signs mention the platform?", ("platform",)),
 ])  # fmt: skip
@@ -506,6 +509,12 @@ def test_what_narrows_a_count(known: Any, question: str, narrowing: tuple[str, .
     assert brief.narrowing == narrowing
     counted = counted_answer(brief, max_tokens=1500)
     assert (counted is not None) == (not narrowing and brief.best_match is not None)
+
+
+def test_a_count_of_what_a_text_says_is_not_given_the_turns(known: Any) -> None:
+    """'how many different things does the headline say' counts texts, not the speech turns."""
+    brief = evidence_brief(known, "how many different things does the headline at the top say", video_id="vA")
+    assert not any(i.kind == "count" and "stretches of speech" in i.text for i in brief.items)
 
 
 def test_speech_turns_join_segments_a_short_pause_apart() -> None:
