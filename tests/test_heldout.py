@@ -433,32 +433,20 @@ def test_videos_are_well_formed(records: object, videos: tuple[Video, ...]) -> N
             assert 0 <= c.t_s < video.duration_s and c.low <= c.high
 
 
-def test_the_eighth_set_is_written_by_hand_over_its_own_videos() -> None:
-    """heldout8.jsonl: 150 questions written from the facts sheet alone (no generator), ten of each type,
-    every one about a video of HELDOUT8_VIDEOS, asked as split test8."""
+@pytest.mark.parametrize(("name", "n", "per_type"), [("heldout8", 150, 10), ("heldout9", 120, 8)])
+def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_type: int) -> None:
+    """heldout8.jsonl and heldout9.jsonl: questions written from a facts sheet alone (no generator), as
+    many of each type, every one about a video of the set, asked as its own split (test8, test9)."""
     from collections import Counter
 
-    from bench.qset.spec import HELDOUT8_BY_NAME
+    from bench.qset import spec
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / "heldout8.jsonl"
+    by_name = getattr(spec, f"{name.upper()}_BY_NAME")
+    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / f"{name}.jsonl"
     questions = load_jsonl(path, lambda v: Path("/videos") / v)
-    assert len(questions) == 150 and set(Counter(q.type for q in questions).values()) == {10}
-    assert {Path(q.video).stem for q in questions} == set(HELDOUT8_BY_NAME)
-    assert {q.split for q in questions} == {"test8"}
-
-
-def test_the_ninth_set_is_written_by_hand_over_its_own_videos() -> None:
-    """heldout9.jsonl: 120 questions written from heldout9_facts.md alone, eight of each type, every one
-    about a video of HELDOUT9_VIDEOS, asked as split test9."""
-    from collections import Counter
-
-    from bench.qset.spec import HELDOUT9_BY_NAME
-
-    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / "heldout9.jsonl"
-    questions = load_jsonl(path, lambda v: Path("/videos") / v)
-    assert len(questions) == 120 and set(Counter(q.type for q in questions).values()) == {8}
-    assert {Path(q.video).stem for q in questions} == set(HELDOUT9_BY_NAME)
-    assert {q.split for q in questions} == {"test9"}
+    assert len(questions) == n and set(Counter(q.type for q in questions).values()) == {per_type}
+    assert {Path(q.video).stem for q in questions} == set(by_name)
+    assert {q.split for q in questions} == {f"test{name[-1]}"}
 
 
 def test_the_ninth_set_is_new_and_well_formed() -> None:
