@@ -75,9 +75,7 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     detector categories are `categories`."""
     quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
     words: tuple[str, ...] = ()
-    # "in the forecourt video", "the rabbit cartoon": the video named by its file or by what it shows
-    named = _file_words(memory, video_id) | video_words(question)
-    subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
+    subjects = _asked_subjects(memory, video_id, question, categories)
     if subjects and not object_categories(question, categories):
         pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
@@ -91,9 +89,15 @@ def held_subjects(memory: Memory, video_id: str, question: str, categories: Sequ
     museum?": museum). A count question with none ("How many different texts are in the forecourt
     video overall?", "how many announcements in the rabbit cartoon?") counts them all: its other
     words name nothing the memory could narrow by."""
-    named = _file_words(memory, video_id) | video_words(question) | AUXILIARIES  # 'does the video have'
-    subjects = [s for s in subject_words(question, categories) if s.lower() not in named]
+    subjects = [s for s in _asked_subjects(memory, video_id, question, categories) if s.lower() not in AUXILIARIES]
     return tuple(s for s in subjects if _count(memory, _WORDS_SQL, video_id, forms_pattern(s)) > 0)
+
+
+def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Sequence[str]) -> list[str]:
+    """`subject_words` of `question` without the words that name the video: "in the forecourt video",
+    "the rabbit cartoon" name it by its file or by what it shows, not a thing it should say."""
+    named = _file_words(memory, video_id) | video_words(question)
+    return [s for s in subject_words(question, categories) if s.lower() not in named]
 
 
 #: A noun that names the video itself, and the word before it that says which ("the rabbit cartoon",

@@ -124,12 +124,14 @@ _AT_START = re.compile(
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
 )
+#: The words that open a count: "how many", "number of", a request "count (up) the".
+_COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
 _TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing"
 _NAMES_TEXT = re.compile(rf"\b(?:{_TEXT_NOUNS})\b", re.I)
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
-    r"\b(?:how many|number of|count(?:\s+up)?(?:\s+the)?)\s+(?:(?:different|distinct|separate|unique|individual|"
+    rf"\b(?:{_COUNT_WORDS})\s+(?:(?:different|distinct|separate|unique|individual|"
     r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}"
     rf"(?:{_TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
     re.I,
@@ -531,7 +533,7 @@ def _counts(items: list[BriefItem]) -> list[float]:
 
 #: "How many departures are announced?": the words a count question counts, after its count words, up to
 #: the first stop word ('are', 'in', 'does').
-_COUNTED = re.compile(r"\b(?:how many|number of|count(?:\s+up)?(?:\s+the)?)\s+((?:[\w-]+\s*){1,4})", re.I)
+_COUNTED = re.compile(rf"\b(?:{_COUNT_WORDS})\s+((?:[\w-]+\s*){{1,4}})", re.I)
 
 
 def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str]) -> tuple[str, ...]:
