@@ -427,10 +427,18 @@ class Chain:
         for a sign reading 'TAXI' that no sign reads. When all the brief holds close to the word is a
         look-alike ('lecture' for 'lecturer', `ctx.look_alike`) the code says so without a call: asked,
         the model answered YES. NO: the answer is that the memory does not
-        show it. YES or no verdict: the answer stands. The check is a step under the reading and
-        holds the answer from then on."""
+        show it. YES or no verdict: the answer stands. A question for a value (a price, a time of day,
+        a day) that nothing about its subject gives (`ctx.unstated`) gets the code's answer, no call:
+        "How much are tickets for the comedy show?" was answered with a price said of noodles. The
+        check is a step under the reading and holds the answer from then on."""
         answer = read.answer or ""
-        if not self.ctx.unmentioned or denies(answer):
+        if denies(answer):
+            return read
+        if self.ctx.unstated and not self.ctx.unmentioned:  # a value the code found nowhere about the subject
+            step = planner_step(CHECK_ABSENT, "is the asked value given about the subject?", self.ctx.unstated,
+                                Usage(), self.ctx.unstated, final=True)
+            return self._takes_over(tree, read, step, self.ctx.unstated, "the asked value is not given")
+        if not self.ctx.unmentioned:
             return read
         words = " or ".join(f"'{w}'" for w in self.ctx.unmentioned)
         if self.ctx.look_alike:  # the yes/no call took 'lecture' for 'lecturer': the code states it, no call

@@ -9,6 +9,12 @@ tracked or labelled as an action in the video.
 Subject words are matched by stem and word start, so a paraphrase ("price" for "costs") still counts
 as missing: the note says "word for word", and a question that names an object the video has
 tracked ("how many people cross the road?") gets no word note at all.
+
+A question can also name what the video holds and ask a detail it never gives: "How much are tickets
+for the comedy show?" of a video that only says how many seats are left for it. The small model
+answered with a price said of something else. When the question asks a kind of value (a price, a
+time of day, a day: `asked_value`) and no speech, on-screen text or caption about its subject (the
+rows holding its words, and those within 2 s of them) holds a value of that kind, the brief says so.
 """
 
 import re
@@ -17,11 +23,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory import Memory
-from queries.question_words import AUXILIARIES, QUOTED, forms_pattern, object_categories, subject_words
+from queries.question_words import (
+    AUXILIARIES,
+    QUOTED,
+    asked_value,
+    forms_pattern,
+    object_categories,
+    subject_words,
+)
 from queries.run import run_sql
 from queries.videos import video_paths
 
-__all__ = ["Absent", "absent_from_video", "held_subjects", "look_alikes", "video_words"]
+__all__ = ["Absent", "absent_from_video", "held_subjects", "look_alikes", "unstated_value", "video_words"]
 
 #: Rows of the video whose words hold a stem ($1: the video, $2: a regex): speech, on-screen text,
 #: captions, action labels, and tracked objects' category and appearance.
@@ -39,6 +52,32 @@ _QUOTE_SQL = (
     f"AND (contains({_NORM}, $2) OR jaro_winkler_similarity({_NORM}, $2) >= 0.9)"
 )
 
+#: What a row that states a value of each kind (`asked_value`) holds, as speech recognition and OCR
+#: write it: "$8", "eight dollars", "free"; "4 p.m.", "four o'clock", "at 4", "16:30", "the evening";
+#: "Friday", "tomorrow", "the 3rd", "June". Loose on purpose: a row that may state the value keeps the
+#: question answerable.
+_NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+VALUE_FORMS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
+    "price": r"[$£€¥]|\b(?:dollars?|pounds?|euros?|cents?|pence|bucks|quid|free|price|percent)\b|\d\s*%|\bcosts?\s+\d",
+    "time of day": (
+        rf"\b\d{{1,2}}(?:[:.]\d\d)?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d\d\b|o'?clock|\bnoon\b|\bmidnight\b|"
+        rf"\b(?:half|quarter)\s+(?:past|to)\b|\b(?:morning|afternoon|evening|tonight)\b|"
+        rf"\b(?:at|until|till|from|by|before|after)\s+{_NUMBER}\b(?!\s*(?:minutes?|mins?|seconds?|hours?|dollars?|%))"
+    ),
+    "day": (
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:today|tomorrow|tonight|yesterday|weekends?|weekdays?)\b|"
+        r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|"
+        r"\b\d{1,2}(?:st|nd|rd|th)\b|\bnext\s+week\b"
+    ),
+}.items()}
+#: Text rows of the video about the subject: holding one of its words ($2), or within 2 s of a row that
+#: does (a sentence that speech recognition split in two).
+_NEAR_SQL = (
+    "WITH t AS (SELECT start_s, end_s, lower(text) AS text FROM text_items WHERE video_id = $1) "
+    "SELECT t.text FROM t WHERE EXISTS (SELECT 1 FROM t AS h "
+    "WHERE regexp_matches(h.text, $2) AND t.start_s <= h.end_s + 2 AND t.end_s >= h.start_s - 2)"
+)
+
 
 @dataclass(frozen=True)
 class Absent:
@@ -49,9 +88,20 @@ class Absent:
     #: words the video does hold that only share a root with a missing subject word ('library' for
     #: 'librarian'): another word, which a search close in meaning finds (`look_alikes`)
     look_alike: tuple[str, ...] = ()
+    #: the kind of value the question asks ('price', `asked_value`) when no row about its subject words
+    #: (`held`, all found in the video) states one; '' otherwise
+    unstated: str = ""
+    held: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.quoted or self.words)
+        return bool(self.quoted or self.words or self.unstated)
+
+    def unstated_answer(self) -> str | None:
+        """The answer the code gives when the asked value is nowhere about the subject; None otherwise."""
+        if not self.unstated:
+            return None
+        return (f"The memory does not show it: this video mentions {_listed(self.held)}, but nothing said or shown "
+                f"about it gives a {self.unstated}.")
 
     def note(self) -> str:
         """One line for the brief ('' when nothing is missing)."""
@@ -67,7 +117,13 @@ class Absent:
             alike = ", ".join(f"'{w}'" for w in self.look_alike)
             parts.append(f"{alike} {'is' if len(self.look_alike) == 1 else 'are'} said or shown: "
                          f"a different word that only looks alike")
+        if self.unstated:
+            parts.append(f"no speech, on-screen text or caption about {_listed(self.held)} gives a {self.unstated}")
         return "; ".join(parts)
+
+
+def _listed(words: Sequence[str]) -> str:
+    return ", ".join(f"'{w}'" for w in words)
 
 
 def absent_from_video(memory: Memory, video_id: str, question: str, categories: Sequence[str] = ()) -> Absent:
@@ -91,6 +147,19 @@ def held_subjects(memory: Memory, video_id: str, question: str, categories: Sequ
     words name nothing the memory could narrow by."""
     subjects = [s for s in _asked_subjects(memory, video_id, question, categories) if s.lower() not in AUXILIARIES]
     return tuple(s for s in subjects if _count(memory, _WORDS_SQL, video_id, forms_pattern(s)) > 0)
+
+
+def unstated_value(memory: Memory, video_id: str, question: str, categories: Sequence[str] = ()) -> Absent:
+    """`Absent` with the kind of value `question` asks (`asked_value`) when the video holds its subject
+    words (`held_subjects`) but no text row about them states a value of that kind (`VALUE_FORMS`);
+    an empty `Absent` otherwise, and when the question names no subject the video holds."""
+    kind = asked_value(question)
+    held = held_subjects(memory, video_id, question, categories) if kind else ()
+    if not kind or not held:
+        return Absent()
+    about = "|".join(forms_pattern(s) for s in held)
+    near = run_sql(memory, _NEAR_SQL, [video_id, about]).column("text").to_pylist()
+    return Absent() if any(VALUE_FORMS[kind].search(t) for t in near) else Absent(unstated=kind, held=held)
 
 
 def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Sequence[str]) -> list[str]:

@@ -43,7 +43,7 @@ from typing import Any
 
 from memory import Memory
 from queries import _checks
-from queries.absent import Absent, absent_from_video, held_subjects, look_alikes
+from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value
 from queries.brief_counts import count_items, distinct_text_items, fold_text, speech_turn_items, visible_items
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
@@ -340,6 +340,8 @@ def evidence_brief(
             # its words: on the held-out dev split the word note fired on 79 of 380 answerable questions,
             # all naming the frame or the counting ("the lower caption at 0:32", "how many announcements")
             absent = replace(absent, words=())
+        if not (archive or unread or absent.words or absent.quoted):
+            absent = unstated_value(memory, vid, question, facts.categories)
         cats = object_categories(question, facts.categories)
         for w in windows:
             items += _window_items(memory, vid, w, question)

@@ -7,9 +7,9 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Sequence
 
-__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asks_content", "asks_count",
-           "asks_moment", "content_words", "forms_pattern", "object_categories", "stems", "subject_words",
-           "yes_no_question"]
+__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asked_value", "asks_content",
+           "asks_count", "asks_moment", "content_words", "forms_pattern", "object_categories", "stems",
+           "subject_words", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -170,6 +170,32 @@ def asks_content(question: str) -> bool:
 def asks_count(question: str) -> bool:
     """Whether `question` asks for a number of things ("how many", "number of", "how much", "count")."""
     return bool(_COUNT.search(question))
+
+
+#: The kind of value a question's interrogative asks for, whatever it asks it about: an amount of money
+#: ("How much is ...", "What does ... cost", "What is the fare ..."; not "how much traffic"), a time
+#: of day ("What time does ... leave"; "At what time ..." asks a moment of the video, `asks_moment`), a
+#: day ("Which day ...", "What dates ..."). Answer types, as a reader of any question would name them.
+_ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("price", re.compile(
+        r"\bhow\s+much\s+(?:is|are|was|were|does|do|did|will|would|money|for)\b|\bwhat\s+(?:does|do|did|will)\b[^?.]*\bcost\b|"
+        r"\bwhat(?:'s|\s+is|\s+are|\s+was)\s+the\s+(?:price|cost|fee|fare)s?\b", re.I)),
+    ("time of day", re.compile(r"(?<!\bat\s)(?<!\bby\s)\bwhat\s+time\b", re.I)),
+    ("day", re.compile(r"\b(?:which|what)\s+(?:day|days|date|dates|weekday)\b", re.I)),
+)
+
+
+def asked_value(question: str) -> str | None:
+    """The kind of value `question` asks for ('price', 'time of day', 'day'; `_ASKED_VALUES`), or None.
+
+    >>> asked_value("How much are tickets for the comedy show?"), asked_value("what time does the train leave")
+    ('price', 'time of day')
+    >>> asked_value("Which day is the school play on?"), asked_value("At what time is the ferry mentioned?")
+    ('day', None)
+    >>> asked_value("How much time is left?"), asked_value("How many seats are left?")
+    (None, None)
+    """
+    return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
 
 
 #: A sentence that asks yes or no: it opens with an auxiliary verb ("Is the car wash open today?", "Did

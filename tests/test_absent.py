@@ -10,8 +10,8 @@ import pytest
 from agents.brief_text import brief_text
 from memory import open_memory
 from queries import evidence_brief
-from queries.absent import Absent, absent_from_video
-from queries.question_words import QUOTED, subject_words
+from queries.absent import Absent, absent_from_video, unstated_value
+from queries.question_words import QUOTED, asked_value, subject_words
 
 CATS = ["person", "car", "dog"]
 
@@ -136,3 +136,45 @@ def test_a_video_named_by_what_it_shows_is_no_missing_word(known: Any) -> None:
     tracked. A video noun and the word before it name the video; a missing word besides them still is."""
     assert not absent_from_video(known, "vA", "Rabbit cartoon, 4 seconds in: what's the heading at the top?")
     assert absent_from_video(known, "vA", "In the station video, where is the helicopter?").words == ("helicopter",)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # vA says "The red train leaves the station early in the morning." and shows 'PLATFORM 9 EXIT'
+        ("How much is a ticket for the red train?", Absent(unstated="price", held=("red", "train"))),
+        ("Which day does the red train leave?", Absent(unstated="day", held=("red", "train", "leave"))),
+        ("What time does the red train leave?", Absent()),  # 'in the morning' may answer it: kept answerable
+        ("At what time does the red train leave?", Absent()),  # a moment of the video: its time is there
+        ("How much is the helicopter?", Absent()),  # nothing of it is held: the word check's business
+        ("When is the red train mentioned?", Absent()),  # asks no value
+    ],
+)
+def test_a_value_nothing_about_the_subject_gives(known: Any, question: str, expected: Absent) -> None:
+    assert unstated_value(known, "vA", question, CATS) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What does a coffee cost at the kiosk?", "price"),
+        ("What's the fare to the harbour?", "price"),
+        ("how much for a bowl of soup", "price"),
+        ("How much traffic is there?", None),  # an amount, not a price
+        ("How many people cross?", None),
+        ("By what time must I leave?", None),
+        ("what dates does the camp run", "day"),
+    ],
+)
+def test_the_kind_of_value_a_question_asks(question: str, kind: str | None) -> None:
+    assert asked_value(question) == kind
+
+
+def test_the_brief_notes_a_value_nothing_gives_and_the_answer_says_so(known: Any) -> None:
+    brief = evidence_brief(known, "How much is a ticket for the red train?", video_id="vA")
+    assert "no speech, on-screen text or caption about 'red', 'train' gives a price" in brief_text(brief)
+    assert brief.absent.unstated_answer() == (
+        "The memory does not show it: this video mentions 'red', 'train', but nothing said or shown about it "
+        "gives a price."
+    )
+    assert evidence_brief(known, "When is the red train mentioned?", video_id="vA").absent.unstated_answer() is None

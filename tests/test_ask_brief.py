@@ -466,6 +466,17 @@ def test_no_check_when_the_answer_does_not_claim_the_missing_thing(
     assert llm.kinds == [READER] and answer.text == reply.removeprefix("Answer: ")
 
 
+def test_a_value_nothing_about_the_subject_gives_is_the_codes_answer(known: Any, minilm: Any) -> None:
+    llm = ScriptedChat([], routes={READER: ["Answer: Nine dollars."]})
+    answer = ask("How much is a ticket for the red train?", _ctx(known, llm, minilm), tools=[finish_tool()])
+    assert llm.kinds == [READER] and answer.text.startswith("The memory does not show it: this video mentions")
+    check = next(n for n in answer.tree if n.status == "answer")
+    assert check.step is not None and check.step.action == CHECK_ABSENT
+    denied = ScriptedChat([], routes={READER: ["Answer: The video does not say the price."]})
+    said = ask("How much is a ticket for the red train?", _ctx(known, denied, minilm), tools=[finish_tool()])
+    assert said.text == "The video does not say the price."  # already says so: stands
+
+
 def test_a_read_answer_naming_a_choice_is_the_choice(known: Any, minilm: Any) -> None:
     llm = ScriptedChat([], routes={READER: ["Answer: B"]})
     answer = ask("What leaves the station?", _ctx(known, llm, minilm), tools=[finish_tool()],

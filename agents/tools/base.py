@@ -49,6 +49,10 @@ class ToolContext:
     #: 'librarian'), when every text close in meaning is close by one of them: the absence is
     #: then the code's to state, not a yes/no call's (`Chain._check_absent`).
     look_alike: tuple[str, ...] = ()
+    #: The code's answer when the question asks a kind of value (a price, a time of day, a day) that
+    #: nothing said or shown about its subject gives (`queries.absent.unstated_value`): a read answer
+    #: that does not say the memory lacks it is replaced by this one (`Chain._check_absent`).
+    unstated: str | None = None
     #: The brief shows every speech segment and on-screen text of the video: a search can add nothing.
     brief_whole: bool = False
     #: answer -> the brief's best-match line when the answer rests on another line instead, else
