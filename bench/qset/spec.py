@@ -212,7 +212,9 @@ KINDS: dict[str, Kind] = {
     # bring, opening hours as a range (from a morning hour until an evening hour), and a programme in two
     # parts (what comes first and what follows).
     "replace": Kind("The new {new} replaces the old {old} in the {venue}.", "new", "the new {new} in the {venue}"),
-    "deadline": Kind("Entries for the {contest} close on {weekday}.", "contest", "entries for the {contest}"),
+    "deadline": Kind(
+        "The last day to enter the {contest} is {weekday}.", "contest", "the last day to enter the {contest}"
+    ),
     "rainplan": Kind(
         "If it rains, the {occasion} will be held in the {indoor}.", "occasion", "the {occasion} if it rains"
     ),
@@ -2053,6 +2055,21 @@ HELDOUT9_BY_NAME = {v.name: v for v in HELDOUT9_VIDEOS}
 # 68 s and vtest from 22 s, bigbuckbunny from 3.5 s, carphone from 3.5 s, bikes from 7 s), people counts where
 # they are hand-checked (vtest, the car's one man, the rabbit's none), and in the two long videos a second
 # line under the top sign, bottom captions over the top signs and top signs that change while a line is said.
+# As for the ninth set, lines were checked against what faster-whisper base writes for them in their video
+# (ingests --only asr,ocr into /tmp/h10check*.duckdb), and garbled words were replaced before the facts sheet
+# was written. First ingest (all five): 'Entries for the' -> 'And treat(s) for the' in all four deadline lines
+# (the kind now says 'The last day to enter the X is DAY'), 'Rebecca' -> 'Remekka', 'wheelbarrow race' ->
+# 'wheel marrow race', 'petting farm' -> 'padding farm', 'from nine in the morning' -> 'from night', 'bus
+# shelter' -> 'must shelter', 'sheepdog display' -> 'sheep dog display', 'in the station yard' -> 'invitation
+# yard', 'prize giving' -> 'price giving', 'drinks reception' -> 'drink reception', 'lecture theatre' ->
+# 'lecture theater', 'games room' -> "game's room", 'bookshop' -> 'book shop' (now Jessica and the obstacle
+# race, the farm shop from seven until five, the high street, a dog show, the town square, the awards dinner
+# with a speech by the mayor, the dining hall, the dance studio, the chemist). Second (all five): 'awards
+# dinner' -> "world's dinner", 'dining hall' -> 'dining halls', 'craft fair' -> 'craft fare' (read right the
+# first time); third (those two videos): none (now the charity dinner, the school library, the garden party).
+# Signs changed with them (OBSTACLE RACE, FARM SHOP, OPEN 7 TO 5, DANCE STUDIO, CHARITY DINNER AT 8, GARDEN
+# PARTY). Left as it is, no answer word in it: 'the scarecrow contest is Friday' -> 'contest in Friday'
+# (hillock_bulletin). Every sign text is read exactly by OCR, with no stray text.
 HELDOUT10_VIDEOS: tuple[Video, ...] = (
     Video(
         "piazza_roundup",
@@ -2065,9 +2082,9 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
             _line("rainplan", 45.0, occasion="school picnic", indoor="assembly hall"),
             _line("placed", 66.0, winner="Natalie", race="sack race", runner="Jonathan"),
             _line("bring", 87.0, thing="a packed lunch", outing="nature walk"),
-            _line("hours", 108.0, facility="games room", open_hour=10, close_hour=7),
+            _line("hours", 108.0, facility="dance studio", open_hour=10, close_hour=7),
             _line("programme", 129.0, occasion="careers fair", first="a welcome talk", second="a tour of the labs"),
-            _line("closing", 150.0, shop="bookshop", hour=3),
+            _line("closing", 150.0, shop="chemist", hour=3),
         ),
         (
             Sign("NEW COFFEE MACHINE", 0.0, 26.0),
@@ -2075,7 +2092,7 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
             Sign("CLOSES THURSDAY", 28.0, 44.0, "top2"),
             Sign("PICNIC INDOORS IF WET", 40.0, 75.0, "bottom"),
             Sign("SACK RACE RESULTS", 44.0, 110.0),
-            Sign("GAMES ROOM", 110.0, 165.0),
+            Sign("DANCE STUDIO", 110.0, 165.0),
             Sign("OPEN 10 TO 7", 110.0, 128.0, "top2"),
             Sign("LAB TOURS", 126.0, 165.0, "bottom"),
         ),
@@ -2088,22 +2105,22 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
         160.0,
         "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
         (
-            _line("placed", 2.0, winner="Rebecca", race="wheelbarrow race", runner="Howard"),
-            _line("hours", 24.0, facility="petting farm", open_hour=9, close_hour=6),
-            _line("replace", 46.0, new="solar lamp", old="gas lamp", venue="bus shelter"),
+            _line("placed", 2.0, winner="Jessica", race="obstacle race", runner="Howard"),
+            _line("hours", 24.0, facility="farm shop", open_hour=7, close_hour=5),
+            _line("replace", 46.0, new="solar lamp", old="gas lamp", venue="high street"),
             _line("bring", 68.0, thing="a torch", outing="cave tour"),
             _line("deadline", 90.0, contest="scarecrow contest", weekday="Friday"),
-            _line("rainplan", 111.0, occasion="craft fair", indoor="church hall"),
-            _line("programme", 133.0, occasion="harvest festival", first="a brass band", second="a sheepdog display"),
+            _line("rainplan", 111.0, occasion="garden party", indoor="church hall"),
+            _line("programme", 133.0, occasion="harvest festival", first="a brass band", second="a dog show"),
         ),
         (
-            Sign("WHEELBARROW RACE", 0.0, 22.0),
-            Sign("PETTING FARM", 22.0, 48.0),
-            Sign("OPEN 9 TO 6", 24.0, 44.0, "top2"),
+            Sign("OBSTACLE RACE", 0.0, 22.0),
+            Sign("FARM SHOP", 22.0, 48.0),
+            Sign("OPEN 7 TO 5", 24.0, 44.0, "top2"),
             Sign("BRING A TORCH", 40.0, 85.0, "bottom"),
             Sign("SOLAR LAMPS", 48.0, 70.0),
             Sign("SCARECROW CONTEST", 70.0, 113.0),
-            Sign("CRAFT FAIR", 113.0, 160.0),
+            Sign("GARDEN PARTY", 113.0, 160.0),
             Sign("CHURCH HALL IF WET", 113.0, 130.0, "top2"),
             Sign("HARVEST FESTIVAL", 131.0, 160.0, "bottom"),
         ),
@@ -2135,12 +2152,12 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
         VTEST_SCENE,
         (
             _line("hours", 1.0, facility="bike workshop", open_hour=8, close_hour=6),
-            _line("programme", 17.0, occasion="prize giving", first="a short film", second="a drinks reception"),
-            _line("rainplan", 33.0, occasion="book sale", indoor="lecture theatre"),
+            _line("programme", 17.0, occasion="charity dinner", first="a short film", second="a speech by the mayor"),
+            _line("rainplan", 33.0, occasion="book sale", indoor="school library"),
         ),
         (
             Sign("BIKE WORKSHOP", 0.0, 16.0),
-            Sign("PRIZE GIVING TONIGHT", 16.0, 34.0),
+            Sign("CHARITY DINNER AT 8", 16.0, 34.0),
             Sign("BOOK SALE", 30.0, 50.0, "bottom"),
         ),
         vtest_counts(22.0, 50.0),
@@ -2153,7 +2170,7 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
         BIKES_SCENE,
         (
             _line("placed", 1.0, winner="Gareth", race="cycle race", runner="Megan"),
-            _line("replace", 17.0, new="bike shelter", old="flower bed", venue="station yard"),
+            _line("replace", 17.0, new="bike shelter", old="flower bed", venue="town square"),
             _line("bring", 33.0, thing="a rain jacket", outing="coast ride"),
         ),
         (
