@@ -456,26 +456,30 @@ def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_
     assert {q.split for q in questions} == {f"test{name[-1]}"}
 
 
-def test_the_ninth_set_is_new_and_well_formed() -> None:
-    """HELDOUT9_VIDEOS (videos only, its questions to be written from heldout9_facts.md): names no other set
-    uses, kinds that exist and at least five that no earlier set says, lines that do not overlap, signs
-    within the video (a 'top2' under a top sign), and absent words none of its four videos says or shows."""
+@pytest.mark.parametrize(("n", "size"), [(9, 4), (10, 5)])
+def test_the_ninth_and_tenth_sets_are_new_and_well_formed(n: int, size: int) -> None:
+    """HELDOUT9_VIDEOS and HELDOUT10_VIDEOS (videos only, their questions written from heldout{n}_facts.md):
+    names no earlier set uses, kinds that exist and at least five that no earlier set says, lines that do not
+    overlap, signs within the video (a 'top2' under a top sign), and absent words that no video of this set or
+    an earlier one says or shows."""
     from bench.qset import spec
 
-    ninth = spec.HELDOUT9_VIDEOS
+    videos = getattr(spec, f"HELDOUT{n}_VIDEOS")
+    by_name = getattr(spec, f"HELDOUT{n}_BY_NAME")
     earlier = [
         *spec.VIDEOS, spec.CITY_DAY_10MIN, *HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS,
         *HELDOUT5_VIDEOS, *HELDOUT6_VIDEOS, *HELDOUT7_VIDEOS, *spec.HELDOUT8_VIDEOS,
+        *(spec.HELDOUT9_VIDEOS if n > 9 else ()),
     ]  # fmt: skip
-    assert len(spec.HELDOUT9_BY_NAME) == len(ninth) == 4
-    assert not set(spec.HELDOUT9_BY_NAME) & {v.name for v in earlier}
-    kinds = {ln.kind for v in ninth for ln in v.lines}
+    assert len(by_name) == len(videos) == size
+    assert not set(by_name) & {v.name for v in earlier}
+    kinds = {ln.kind for v in videos for ln in v.lines}
     assert kinds <= set(spec.KINDS)
     assert len(kinds - {ln.kind for v in earlier for ln in v.lines}) >= 5
-    assert not {s.text for v in ninth for s in v.signs} & {s.text for v in earlier for s in v.signs}
-    said = " ".join(ln.text.lower() for v in ninth for ln in v.lines)
-    shown = " ".join(s.text.lower() for v in ninth for s in v.signs)
-    for video in ninth:
+    assert not {s.text for v in videos for s in v.signs} & {s.text for v in earlier for s in v.signs}
+    said = " ".join(ln.text.lower() for v in [*earlier, *videos] for ln in v.lines)
+    shown = " ".join(s.text.lower() for v in [*earlier, *videos] for s in v.signs)
+    for video in videos:
         ends = [_end(ln) for ln in video.lines]
         for end, nxt in zip(ends, video.lines[1:], strict=False):
             assert nxt.start_s - end >= 0.8, (video.name, nxt.text)

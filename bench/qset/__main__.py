@@ -10,7 +10,8 @@ heldout7.jsonl, split 'test7', half of each type's open questions in phrasings n
 `heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions (heldout8.jsonl, split 'test8') were
 written by hand from the facts sheet heldout8_facts.md by someone who never saw the code, so there is no
 generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
-(HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise."""
+(HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
+`heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions to be written from heldout10_facts.md."""
 
 import argparse
 import sys
@@ -28,6 +29,7 @@ from bench.qset.spec import (
     HELDOUT7_VIDEOS,
     HELDOUT8_VIDEOS,
     HELDOUT9_VIDEOS,
+    HELDOUT10_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -69,6 +71,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     ),
     "heldout8": (None, None, HELDOUT8_VIDEOS),
     "heldout9": (None, None, HELDOUT9_VIDEOS),
+    "heldout10": (None, None, HELDOUT10_VIDEOS),
 }
 
 

@@ -67,7 +67,7 @@ class Line:
             s["ticket_words"] = number_words(int(s["ticket"]))
         if "score" in s:
             s["score_words"] = number_words(int(s["score"]))
-        for name in ("old_hour", "count", "price_a", "price_b"):
+        for name in ("old_hour", "count", "price_a", "price_b", "open_hour", "close_hour"):
             if name in s:
                 s[f"{name}_words"] = number_words(int(s[name]))
         return s
@@ -206,6 +206,28 @@ KINDS: dict[str, Kind] = {
     ),
     "recommend": Kind("We recommend the {dish} at the {venue}, because {reason}.", "dish", "the {dish} at the {venue}"),
     "steps": Kind("Go {step_a}, then {step_b}, and you will see the {dest}.", "dest", "the way to the {dest}"),
+    # Kinds only the tenth held-out set (HELDOUT10_VIDEOS) says, for the same reason, in sentence shapes
+    # no earlier kind has: a new thing that replaces an old one somewhere, a deadline on a weekday, a plan
+    # for rain (where an outdoor occasion moves to), a first and a second place, a reminder of what to
+    # bring, opening hours as a range (from a morning hour until an evening hour), and a programme in two
+    # parts (what comes first and what follows).
+    "replace": Kind("The new {new} replaces the old {old} in the {venue}.", "new", "the new {new} in the {venue}"),
+    "deadline": Kind(
+        "The last day to enter the {contest} is {weekday}.", "contest", "the last day to enter the {contest}"
+    ),
+    "rainplan": Kind(
+        "If it rains, the {occasion} will be held in the {indoor}.", "occasion", "the {occasion} if it rains"
+    ),
+    "placed": Kind("{winner} came first in the {race}, and {runner} came second.", "race", "the results of the {race}"),
+    "bring": Kind("Remember to bring {thing} for the {outing}.", "outing", "what to bring for the {outing}"),
+    "hours": Kind(
+        "The {facility} is open from {open_hour_words} in the morning until {close_hour_words} in the evening.",
+        "facility",
+        "the opening hours of the {facility}",
+    ),
+    "programme": Kind(
+        "The {occasion} opens with {first}, followed by {second}.", "occasion", "the programme of the {occasion}"
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -2021,3 +2043,143 @@ HELDOUT9_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT9_BY_NAME = {v.name: v for v in HELDOUT9_VIDEOS}
+
+
+# ------------------------------------------------------------------ the tenth held-out set (videos only)
+
+# Five videos built after the ninth set, whose questions are written by hand from a plain facts sheet
+# (heldout10_facts.md) by someone who never sees the code, like the eighth and the ninth: `python -m
+# bench.qset heldout10` builds the videos only. Seven kinds of line no code was written for ('replace',
+# 'deadline', 'rainplan', 'placed', 'bring', 'hours', 'programme') and one older kind ('closing') with new
+# values; names, slot values and sign texts no other set uses; other stretches of footage (vtest looped from
+# 68 s and vtest from 22 s, bigbuckbunny from 3.5 s, carphone from 3.5 s, bikes from 7 s), people counts where
+# they are hand-checked (vtest, the car's one man, the rabbit's none), and in the two long videos a second
+# line under the top sign, bottom captions over the top signs and top signs that change while a line is said.
+# As for the ninth set, lines were checked against what faster-whisper base writes for them in their video
+# (ingests --only asr,ocr into /tmp/h10check*.duckdb), and garbled words were replaced before the facts sheet
+# was written. First ingest (all five): 'Entries for the' -> 'And treat(s) for the' in all four deadline lines
+# (the kind now says 'The last day to enter the X is DAY'), 'Rebecca' -> 'Remekka', 'wheelbarrow race' ->
+# 'wheel marrow race', 'petting farm' -> 'padding farm', 'from nine in the morning' -> 'from night', 'bus
+# shelter' -> 'must shelter', 'sheepdog display' -> 'sheep dog display', 'in the station yard' -> 'invitation
+# yard', 'prize giving' -> 'price giving', 'drinks reception' -> 'drink reception', 'lecture theatre' ->
+# 'lecture theater', 'games room' -> "game's room", 'bookshop' -> 'book shop' (now Jessica and the obstacle
+# race, the farm shop from seven until five, the high street, a dog show, the town square, the awards dinner
+# with a speech by the mayor, the dining hall, the dance studio, the chemist). Second (all five): 'awards
+# dinner' -> "world's dinner", 'dining hall' -> 'dining halls', 'craft fair' -> 'craft fare' (read right the
+# first time); third (those two videos): none (now the charity dinner, the school library, the garden party).
+# Signs changed with them (OBSTACLE RACE, FARM SHOP, OPEN 7 TO 5, DANCE STUDIO, CHARITY DINNER AT 8, GARDEN
+# PARTY). Left as it is, no answer word in it: 'the scarecrow contest is Friday' -> 'contest in Friday'
+# (hillock_bulletin). Every sign text is read exactly by OCR, with no stray text.
+HELDOUT10_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "piazza_roundup",
+        Footage("vtest", 68.0, loops=_looped(68.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("replace", 3.0, new="coffee machine", old="vending machine", venue="student lounge"),
+            _line("deadline", 24.0, contest="photo competition", weekday="Thursday"),
+            _line("rainplan", 45.0, occasion="school picnic", indoor="assembly hall"),
+            _line("placed", 66.0, winner="Natalie", race="sack race", runner="Jonathan"),
+            _line("bring", 87.0, thing="a packed lunch", outing="nature walk"),
+            _line("hours", 108.0, facility="dance studio", open_hour=10, close_hour=7),
+            _line("programme", 129.0, occasion="careers fair", first="a welcome talk", second="a tour of the labs"),
+            _line("closing", 150.0, shop="chemist", hour=3),
+        ),
+        (
+            Sign("NEW COFFEE MACHINE", 0.0, 26.0),
+            Sign("PHOTO COMPETITION", 26.0, 44.0),
+            Sign("CLOSES THURSDAY", 28.0, 44.0, "top2"),
+            Sign("PICNIC INDOORS IF WET", 40.0, 75.0, "bottom"),
+            Sign("SACK RACE RESULTS", 44.0, 110.0),
+            Sign("DANCE STUDIO", 110.0, 165.0),
+            Sign("OPEN 10 TO 7", 110.0, 128.0, "top2"),
+            Sign("LAB TOURS", 126.0, 165.0, "bottom"),
+        ),
+        vtest_counts_looped(68.0, 165.0),
+        ("badger", "igloo"),
+    ),
+    Video(
+        "hillock_bulletin",
+        Footage("bigbuckbunny", 3.5, loops=32, width=640, fps=25),
+        160.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("placed", 2.0, winner="Jessica", race="obstacle race", runner="Howard"),
+            _line("hours", 24.0, facility="farm shop", open_hour=7, close_hour=5),
+            _line("replace", 46.0, new="solar lamp", old="gas lamp", venue="high street"),
+            _line("bring", 68.0, thing="a torch", outing="cave tour"),
+            _line("deadline", 90.0, contest="scarecrow contest", weekday="Friday"),
+            _line("rainplan", 111.0, occasion="garden party", indoor="church hall"),
+            _line("programme", 133.0, occasion="harvest festival", first="a brass band", second="a dog show"),
+        ),
+        (
+            Sign("OBSTACLE RACE", 0.0, 22.0),
+            Sign("FARM SHOP", 22.0, 48.0),
+            Sign("OPEN 7 TO 5", 24.0, 44.0, "top2"),
+            Sign("BRING A TORCH", 40.0, 85.0, "bottom"),
+            Sign("SOLAR LAMPS", 48.0, 70.0),
+            Sign("SCARECROW CONTEST", 70.0, 113.0),
+            Sign("GARDEN PARTY", 113.0, 160.0),
+            Sign("CHURCH HALL IF WET", 113.0, 130.0, "top2"),
+            Sign("HARVEST FESTIVAL", 131.0, 160.0, "bottom"),
+        ),
+        tuple(Count(t, 0, 0, "an animated rabbit, no people") for t in (12.0, 55.0, 100.0, 145.0)),
+        ("peacock", "snorkel"),
+    ),
+    Video(
+        "backseat_memo",
+        Footage("carphone", 3.5, loops=13, width=352, fps=15),
+        45.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("bring", 1.0, thing="your passport", outing="boat trip"),
+            _line("deadline", 15.0, contest="poetry prize", weekday="Monday"),
+            _line("replace", 29.0, new="card reader", old="cash box", venue="ticket hall"),
+        ),
+        (
+            Sign("PASSPORTS PLEASE", 0.0, 14.0),
+            Sign("POETRY PRIZE", 14.0, 30.0),
+            Sign("CARD ONLY", 27.0, 45.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (7.0, 22.0, 38.0)),
+        ("raccoon", "cactus"),
+    ),
+    Video(
+        "courtyard_digest",
+        Footage("vtest", 22.0),
+        50.0,
+        VTEST_SCENE,
+        (
+            _line("hours", 1.0, facility="bike workshop", open_hour=8, close_hour=6),
+            _line("programme", 17.0, occasion="charity dinner", first="a short film", second="a speech by the mayor"),
+            _line("rainplan", 33.0, occasion="book sale", indoor="school library"),
+        ),
+        (
+            Sign("BIKE WORKSHOP", 0.0, 16.0),
+            Sign("CHARITY DINNER AT 8", 16.0, 34.0),
+            Sign("BOOK SALE", 30.0, 50.0, "bottom"),
+        ),
+        vtest_counts(22.0, 50.0),
+        ("falcon", "pyramid"),
+    ),
+    Video(
+        "pedal_news",
+        Footage("bikes", 7.0, loops=6, fps=25),
+        50.0,
+        BIKES_SCENE,
+        (
+            _line("placed", 1.0, winner="Gareth", race="cycle race", runner="Megan"),
+            _line("replace", 17.0, new="bike shelter", old="flower bed", venue="town square"),
+            _line("bring", 33.0, thing="a rain jacket", outing="coast ride"),
+        ),
+        (
+            Sign("RACE RESULTS", 0.0, 16.0),
+            Sign("BIKE SHELTER", 16.0, 34.0),
+            Sign("COAST RIDE SUNDAY", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("seahorse", "bulldozer"),
+    ),
+)
+HELDOUT10_BY_NAME = {v.name: v for v in HELDOUT10_VIDEOS}
