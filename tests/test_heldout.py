@@ -440,10 +440,12 @@ def test_videos_are_well_formed(records: object, videos: tuple[Video, ...]) -> N
             assert 0 <= c.t_s < video.duration_s and c.low <= c.high
 
 
-@pytest.mark.parametrize(("name", "n", "per_type"), [("heldout8", 150, 10), ("heldout9", 120, 8)])
+@pytest.mark.parametrize(
+    ("name", "n", "per_type"), [("heldout8", 150, 10), ("heldout9", 120, 8), ("heldout10", 120, 8)]
+)
 def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_type: int) -> None:
-    """heldout8.jsonl and heldout9.jsonl: questions written from a facts sheet alone (no generator), as
-    many of each type, every one about a video of the set, asked as its own split (test8, test9)."""
+    """heldout8.jsonl, heldout9.jsonl and heldout10.jsonl: questions written from a facts sheet alone (no
+    generator), as many of each type, every one about a video of the set, asked as its own split (test8...)."""
     from collections import Counter
 
     from bench.qset import spec
@@ -453,7 +455,7 @@ def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_
     questions = load_jsonl(path, lambda v: Path("/videos") / v)
     assert len(questions) == n and set(Counter(q.type for q in questions).values()) == {per_type}
     assert {Path(q.video).stem for q in questions} == set(by_name)
-    assert {q.split for q in questions} == {f"test{name[-1]}"}
+    assert {q.split for q in questions} == {f"test{name.removeprefix('heldout')}"}
 
 
 @pytest.mark.parametrize(("n", "size"), [(9, 4), (10, 5)])

@@ -11,7 +11,8 @@ heldout7.jsonl, split 'test7', half of each type's open questions in phrasings n
 written by hand from the facts sheet heldout8_facts.md by someone who never saw the code, so there is no
 generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
 (HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
-`heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions to be written from heldout10_facts.md."""
+`heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
+from heldout10_facts.md likewise."""
 
 import argparse
 import sys
