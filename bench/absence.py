@@ -4,12 +4,14 @@ false "not shown") and on those it cannot (its recall). No LLM runs.
     .venv/bin/python -m bench.absence --memory dev.duckdb --split dev            # held-out set, dev split
     .venv/bin/python -m bench.absence --memory dev.duckdb --split dev --show     # and every false firing
 
-The rule (`queries.absent`, kept in the brief as `Brief.absent`) is the only one that turns an answer
-into "the memory does not show it": its note tells the model, and the agents' absence check asks
-the model once more when the answer does not deny. A firing on an answerable question can only make
-the answer wrong, so its rate there is the figure to hold at 0 (issue 23: measure on dev, report on
-test). The memory must hold the split's videos (as `vidmem eval --split` ingests them), with text
-embeddings: the brief clears the word note when a text is close in meaning.
+The rules (`queries.absent`, kept in the brief as `Brief.absent`) are the only ones that turn an answer
+into "the memory does not show it": a missing word or quote (its note tells the model, and the agents'
+absence check asks the model once more when the answer does not deny), and a value the question asks
+that nothing about its subject gives (`Absent.unstated`: the code's answer, no call). A firing on an
+answerable question can only make the answer wrong, so its rate there is the figure to hold at 0
+(issue 23: measure on dev, report on test). The memory must hold the split's videos (as `vidmem eval
+--split` ingests them), with text embeddings: the brief clears the word note when a text is close in
+meaning.
 """
 
 from __future__ import annotations
@@ -49,23 +51,29 @@ def firings(memory: Memory, questions: Sequence[dict[str, Any]], encoder: Encode
         brief = evidence_brief(memory, q["question"], video_id=vid, choices=q.get("choices"), encoder=encoder)
         out.append({"id": q["id"], "type": q["type"], "question": q["question"],
                     "answerable": q["type"] not in UNANSWERABLE,
-                    "missing": [*brief.absent.quoted, *brief.absent.words]})
+                    "missing": [*brief.absent.quoted, *brief.absent.words],
+                    "unstated": brief.absent.unstated})
     return out
 
 
 def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     answerable = [r for r in records if r["answerable"]]
     unanswerable = [r for r in records if not r["answerable"]]
-    false = [r for r in answerable if r["missing"]]
+    false = [r for r in answerable if r["missing"] or r.get("unstated")]
     by_type = Counter(r["type"] for r in false)
     return {
+        # each rule alone: the words/quotes note, and a value nothing about the subject gives
+        "false_words": sum(bool(r["missing"]) for r in answerable),
+        "false_unstated": sum(bool(r.get("unstated")) for r in answerable),
+        "recall_unstated": sum(bool(r.get("unstated")) for r in unanswerable),
         "questions": len(records),
         "answerable": len(answerable),
         "false_firings": len(false),
         "false_rate": round(len(false) / len(answerable), 4) if answerable else None,
         "false_by_type": dict(sorted(by_type.items())),
         "unanswerable": len(unanswerable),
-        "recall": round(sum(bool(r["missing"]) for r in unanswerable) / len(unanswerable), 4) if unanswerable else None,
+        "recall": round(sum(bool(r["missing"] or r.get("unstated")) for r in unanswerable) / len(unanswerable), 4)
+        if unanswerable else None,
     }
 
 
@@ -82,9 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = firings(memory, _questions(args.questions, args.split), TextEncoder())
     if args.show:
         for r in records:
-            if r["answerable"] and r["missing"]:
-                print(f"false  {r['id']}: {r['question']}  -> missing {r['missing']}")
-            elif not r["answerable"] and not r["missing"]:
+            fired = r["missing"] or r["unstated"]
+            if r["answerable"] and fired:
+                print(f"false  {r['id']}: {r['question']}  -> missing {r['missing'] or 'a ' + r['unstated']}")
+            elif not r["answerable"] and not fired:
                 print(f"missed {r['id']}: {r['question']}")
     print(json.dumps(summary(records), indent=1))
     return 0
