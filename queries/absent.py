@@ -26,6 +26,7 @@ from memory import Memory
 from queries.question_words import (
     AUXILIARIES,
     QUOTED,
+    VALUE_WORDS,
     asked_value,
     forms_pattern,
     object_categories,
@@ -155,6 +156,7 @@ def unstated_value(memory: Memory, video_id: str, question: str, categories: Seq
     an empty `Absent` otherwise, and when the question names no subject the video holds."""
     kind = asked_value(question)
     held = held_subjects(memory, video_id, question, categories) if kind else ()
+    held = tuple(w for w in held if w.lower() not in VALUE_WORDS.get(kind or "", ()))
     if not kind or not held:
         return Absent()
     about = "|".join(forms_pattern(s) for s in held)

@@ -7,9 +7,9 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Sequence
 
-__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "asked_value", "asks_content",
-           "asks_count", "asks_moment", "content_words", "forms_pattern", "object_categories", "stems",
-           "subject_words", "yes_no_question"]
+__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
+           "asks_content", "asks_count", "asks_moment", "content_words", "forms_pattern", "object_categories",
+           "stems", "subject_words", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -180,9 +180,18 @@ _ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("price", re.compile(
         r"\bhow\s+much\s+(?:is|are|was|were|does|do|did|will|would|money|for)\b|\bwhat\s+(?:does|do|did|will)\b[^?.]*\bcost\b|"
         r"\bwhat(?:'s|\s+is|\s+are|\s+was)\s+the\s+(?:price|cost|fee|fare)s?\b", re.I)),
-    ("time of day", re.compile(r"(?<!\bat\s)(?<!\bby\s)\bwhat\s+time\b", re.I)),
+    ("time of day", re.compile(r"(?<!\bat\s)(?<!\bby\s)\bwhat\s+time\b|\bopening\s+(?:hours|times)\b", re.I)),
     ("day", re.compile(r"\b(?:which|what)\s+(?:day|days|date|dates|weekday)\b", re.I)),
 )
+
+
+#: The words that name an asked value's own kind rather than what it is asked of: "cost" in "How much
+#: does the plum tart cost?" is no subject (a row saying what something else costs is not about the tart).
+VALUE_WORDS: dict[str, frozenset[str]] = {
+    "price": frozenset(["cost", "costs", "price", "prices", "fare", "fares", "fee", "fees", "charge", "pay"]),
+    "time of day": frozenset(["opening", "hours", "times"]),
+    "day": frozenset(["day", "days", "date", "dates", "weekday"]),
+}
 
 
 def asked_value(question: str) -> str | None:

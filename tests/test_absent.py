@@ -160,6 +160,7 @@ def test_a_value_nothing_about_the_subject_gives(known: Any, question: str, expe
         ("What does a coffee cost at the kiosk?", "price"),
         ("What's the fare to the harbour?", "price"),
         ("how much for a bowl of soup", "price"),
+        ("what are the opening hours of the market hall", "time of day"),
         ("How much traffic is there?", None),  # an amount, not a price
         ("How many people cross?", None),
         ("By what time must I leave?", None),
