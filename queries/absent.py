@@ -108,14 +108,14 @@ class Absent:
         """One line for the brief ('' when nothing is missing)."""
         parts = []
         if self.quoted:
-            said = ", ".join(f"'{q}'" for q in self.quoted)
+            said = _listed(self.quoted)
             parts.append(f"no speech, on-screen text or caption of this video reads {said}")
         if self.words:
-            said = ", ".join(f"'{w}'" for w in self.words)
+            said = _listed(self.words)
             parts.append(f"nothing in this video's speech, on-screen text, captions, actions or tracked objects "
                          f"has the word {said} (it may be said in other words)")
         if self.words and self.look_alike:
-            alike = ", ".join(f"'{w}'" for w in self.look_alike)
+            alike = _listed(self.look_alike)
             parts.append(f"{alike} {'is' if len(self.look_alike) == 1 else 'are'} said or shown: "
                          f"a different word that only looks alike")
         if self.unstated:
@@ -155,9 +155,10 @@ def unstated_value(memory: Memory, video_id: str, question: str, categories: Seq
     words (`held_subjects`) but no text row about them states a value of that kind (`VALUE_FORMS`);
     an empty `Absent` otherwise, and when the question names no subject the video holds."""
     kind = asked_value(question)
-    held = held_subjects(memory, video_id, question, categories) if kind else ()
-    held = tuple(w for w in held if w.lower() not in VALUE_WORDS.get(kind or "", ()))
-    if not kind or not held:
+    if kind is None:
+        return Absent()
+    held = tuple(w for w in held_subjects(memory, video_id, question, categories) if w.lower() not in VALUE_WORDS[kind])
+    if not held:
         return Absent()
     about = "|".join(forms_pattern(s) for s in held)
     near = run_sql(memory, _NEAR_SQL, [video_id, about]).column("text").to_pylist()
