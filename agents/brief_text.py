@@ -1,6 +1,9 @@
-"""The evidence brief as prompt text: the items of a `queries.Brief` that fit a token budget, in
-time order, under the video's header and the question's time windows, with the best match and the
-best-supported choice marked and the brief's notes after them.
+"""The evidence brief as prompt text: the items of a `queries.Brief` that fit a token budget. What
+the video holds comes first and is the same for every question about a video shown whole (its header,
+then its lines of speech and on-screen text in time order); what this question's search found follows
+(computed counts, the question's time windows, its best match, the choices scored, the notes). A
+server's prompt cache reuses the first part across questions: prompt reading is most of an answer's
+time on a small CPU, and a second question about a video then reads only its own tail.
 
 `queries.evidence_brief` finds the evidence (no LLM); this module only lays it out for a model.
 
@@ -13,19 +16,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from queries.brief import Brief, BriefItem, VideoFacts, asked_place, seconds_text, span_text
+from queries.brief import Brief, BriefItem, VideoFacts, asked_place, clip_text, seconds_text, span_text
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
-__all__ = ["CHARS_PER_TOKEN", "brief_text", "fitted_items", "marked_line", "shown_row_keys", "shows_all_text"]
+__all__ = [
+    "BEST_MATCH", "CHARS_PER_TOKEN", "brief_text", "fitted_items", "marked_line", "shown_row_keys", "shows_all_text",
+]
 
 #: Characters per token for budgeting a rendering (English with numbers: a little under 4).
 CHARS_PER_TOKEN = 3.6
 
 _INTRO = (
-    "Evidence brief: what a search of the memory found before you started, in time order (times in seconds). "
+    "Evidence brief: what a search of the memory found before you started: the video's lines in time order "
+    "(times in seconds), then what was computed for the question and its best match. "
     "Answer from it when it is enough; use tools only for what it lacks."
 )
+
+#: The line that repeats the question's best match after the video's lines.
+BEST_MATCH = "best match for the question:"
 
 
 def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], str] | None = None) -> str:
@@ -34,29 +43,56 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     plain, for people."""
     fitted = set(id(i) for i in fitted_items(brief, max_tokens))
     by_time = sorted((i for i in brief.items if id(i) in fitted), key=_time_order)
-    lines = _head(brief)
-    lines += [_window_line(w, brief) for w in brief.windows]
-    top = brief.best_match
     whole = _shows_all(brief, by_time)
     nth = _speech_ordinals(by_time) if whole else {}
-    lines += [_line(i, brief, nth.get(id(i))) + (" <- best match" if i is top else "") for i in by_time]
-    lines += _choice_lines(brief)
-    lines += [f"note: {n}" for n in _notes(brief)]
+    timeline = [i for i in by_time if _in_timeline(i, whole)]
+    # a video shown whole: its lines without what a hit adds for this question (the other modality at
+    # its time, which the timeline holds beside it), so that they read the same for every question
+    lines = _head(brief) + [_line(i, brief, nth.get(id(i)), plain=whole) for i in timeline]
     if whole:
         lines.append(_all_text_note(brief))
+    top = brief.best_match
+    # counts and computed facts, the best match among them marked where it stands
+    lines += [_line(i, brief) + (" <- best match" if i is top else "") for i in by_time if not _in_timeline(i, whole)]
+    lines += [_window_line(w, brief) for w in brief.windows]
+    if top is not None and id(top) in fitted and _in_timeline(top, whole):
+        lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}")
+    lines += _choice_lines(brief)
+    lines += [f"note: {n}" for n in _notes(brief)]
     body = "\n".join(lines) if lines else "nothing in the memory matched the question"
     return f"{_INTRO}\n{quote(body, 'evidence brief') if quote else body}"
 
 
 def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
-    """The items that `brief_text(brief, max_tokens)` shows, in priority order."""
-    budget = max_tokens * CHARS_PER_TOKEN - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
+    """The items that `brief_text(brief, max_tokens)` shows, in priority order.
+
+    A video whose lines of speech and on-screen text all fit the budget by themselves is shown whole,
+    and what the question adds (counts, computed facts) gets up to a quarter of the budget besides: a
+    line of people visible once crowded out the last sign of a 16-line video, and a brief shown whole
+    for one question and not for the next differs from its first line on."""
+    full = max_tokens * CHARS_PER_TOKEN
+    budget = full - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
+    top = brief.best_match
+
+    def cost(item: BriefItem, *, again: bool = True) -> float:
+        line = len(_line(item, brief)) + 16  # the line, its newline and an ordinal
+        return 2 * line + len(BEST_MATCH) if again and item is top and _in_timeline(item, False) else line  # again
+
+    rows = [i for i in brief.items if _in_timeline(i, True)]
+    rows_cost = sum(cost(i, again=False) for i in rows)
+    # the question's own lines (time windows, notes, choices, the best match again) are no reason to cut
+    # the video's
+    fits = rows_cost <= full - len(_frame(brief, question=False))
+    whole = bool(brief.whole_text) and len(rows) >= brief.whole_text and fits
+    if whole:
+        budget = max(budget - rows_cost, full / 4) - sum(cost(i) - cost(i, again=False) for i in rows)
     out: list[BriefItem] = []
     for item in brief.items:
-        cost = len(_line(item, brief)) + 24  # the line, its newline, a possible best-match mark and ordinal
-        if cost <= budget:
+        if whole and _in_timeline(item, True):
             out.append(item)
-            budget -= cost
+        elif cost(item) <= budget:
+            out.append(item)
+            budget -= cost(item)
     return tuple(out)
 
 
@@ -91,9 +127,12 @@ def _notes(brief: Brief) -> list[str]:
     return [*brief.notes, *([brief.absent.note()] if brief.absent else [])]
 
 
-def _frame(brief: Brief) -> str:
+def _frame(brief: Brief, question: bool = True) -> str:
+    """What a rendering shows besides its items: the intro and the video's header (and, with
+    `question`, the question's time windows and notes)."""
     all_text = [_all_text_note(brief)] if brief.whole_text else []  # budget for it only when it may be shown
-    lines = [_INTRO, *_head(brief), *(_window_line(w, brief) for w in brief.windows), *_notes(brief), *all_text]
+    asked = [*(_window_line(w, brief) for w in brief.windows), *_notes(brief)] if question else []
+    lines = [_INTRO, *_head(brief), *asked, *all_text]
     return "\n".join(lines) + "\n" * 4 + " " * 60  # the fence's two lines and header
 
 
@@ -206,8 +245,11 @@ def _listed(items: list[BriefItem], *, place: bool) -> str:
     return ", ".join(parts) + more
 
 
-def _time_order(item: BriefItem) -> tuple[float, float]:
-    return (item.start_s if item.start_s is not None else -1.0, -item.score)
+def _time_order(item: BriefItem) -> tuple[float, str, int, float]:
+    """By start, then by what the row is (not by score: lines that start together keep one order for
+    every question)."""
+    start = item.start_s if item.start_s is not None else -1.0
+    return (start, item.source or "", item.item_id if item.item_id is not None else -1, -item.score)
 
 
 def _speech_ordinals(items: list[BriefItem]) -> dict[int, str]:
@@ -217,15 +259,28 @@ def _speech_ordinals(items: list[BriefItem]) -> dict[int, str]:
     return {id(i): f"{n} of {len(said)}" for n, i in enumerate(said, 1)}
 
 
-def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None) -> str:
+def _in_timeline(item: BriefItem, whole: bool) -> bool:
+    """Whether `item` is a line of the brief's timeline: a row of speech or on-screen text at its time
+    (of a video shown whole: all of them, and nothing else, so that every question gets the same), or
+    also of captions and chapters. Counts and computed facts are the question's."""
+    sources = ("transcript", "ocr_spans") if whole else SOURCE_LABELS
+    return item.source in sources and item.start_s is not None and item.kind != "count"
+
+
+def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None, *, plain: bool = False) -> str:
+    """The item's prompt line: its span and text with its ordinal, place, noise and context; `plain`, a
+    text row as the timeline of a video shown whole has it, without what the search added for the
+    question (the relation it was found by, the other modality at its time)."""
     text = item.text
+    if plain and item.source in SOURCE_LABELS and item.rows:
+        text = f'{SOURCE_LABELS[item.source]}: "{clip_text(str(item.rows[0].get("text", "")))}"'
     tags = [t for t in (nth, f"({item.place_text})" if item.place is not None else None) if t]
     label = SOURCE_LABELS.get(item.source or "")
     if tags and label and text.startswith(label):  # 'speech 3 of 7: ...', 'on-screen text (bottom) while ...'
         text = f"{label} {' '.join(tags)}{text[len(label):]}"
     if item.noise is not None:
         text += f" (likely OCR noise: {item.noise})"
-    if item.context is not None:
+    if item.context is not None and not plain:
         text += f" ({item.context})"
     line = f"{span_text(item.start_s, item.end_s)} {text}"
     if brief is not None and brief.archive:

@@ -559,15 +559,19 @@ def denies(answer: str) -> bool:
 
 #: The brief's own marks echoed into an answer: its arrow, and "The line marked best match:" opening it.
 _BRIEF_ARROW = re.compile(r"\s*<-\s*best match\b")
-_MARK_ECHO = re.compile(r"^\s*the line marked (?:as )?(?:the )?best match\s*[:,]\s*", re.I)
+_MARK_ECHO = re.compile(
+    r"^\s*(?:the line marked (?:as )?(?:the )?best match|best match for the question)\s*[:,]\s*", re.I
+)
 
 
 def without_brief_marks(answer: str) -> str:
     """`answer` without the brief's marks a small model copied into it (users never see the brief's
-    arrows): "The line marked best match: 12-23 s ..." and '... $85. <- best match'.
+    marks): "The line marked best match: 12-23 s ...", "best match for the question: ..." and '... <- best match'.
 
     >>> without_brief_marks('The line marked best match: 12-23 s on-screen text: "WINE LIST".')
     '12-23 s on-screen text: "WINE LIST".'
+    >>> without_brief_marks('best match for the question: 3-5 s speech: "Gate 4."')
+    '3-5 s speech: "Gate 4."'
     >>> without_brief_marks("A ticket to Vienna cost $85. <- best match")
     'A ticket to Vienna cost $85.'
     """

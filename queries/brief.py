@@ -72,6 +72,7 @@ __all__ = [
     "ChoiceScore",
     "VideoFacts",
     "asked_place",
+    "clip_text",
     "content_words",
     "evidence_brief",
     "object_categories",

@@ -52,7 +52,8 @@ def test_first_message_carries_the_brief_and_the_answer_its_evidence(known: Any,
     assert read[1].content == first[1].content  # the reading saw what the chain's first step sees
     user = first[1].content
     assert user.index("Evidence brief") < user.index("<<<evidence brief") < user.index("Question: When is the red")
-    assert '1-3.5 s speech 1 of 3: "The red train leaves the station early in the morning." <- best match' in user
+    line = '1-3.5 s speech 1 of 3: "The red train leaves the station early in the morning."'
+    assert f"\n{line}\n" in user and f"\nbest match for the question: {line}\n" in user
     assert second[1] == first[1]  # the same first message on every call: the prompt cache holds
     assert answer.brief and answer.brief in user
     used = [ev for ev in answer.evidence if ev.tool == BRIEF_TOOL]
@@ -601,7 +602,7 @@ def test_a_request_is_asked_as_the_question_it_stands_for(known: Any, minilm: An
     asked = ask("What is the departure time of the red train?", _ctx(known, first, minilm), tools=tools)
     answer = ask("I need the departure time of the red train.", _ctx(known, second, minilm), tools=tools)
     assert answer.question == "I need the departure time of the red train." and answer.text == asked.text
-    assert answer.brief == asked.brief and "<- best match" in answer.brief
+    assert answer.brief == asked.brief and "\nbest match for the question: " in answer.brief
     assert "What is the departure time of the red train?" in second.calls[-1][-1].content
 
 

@@ -734,3 +734,21 @@ def test_the_absence_note_is_for_questions_about_things(known: Any, minilm: Any,
     answerable questions, every one naming the frame or the counting; 1 after (an ASR miss)."""
     brief = evidence_brief(known, question, video_id="vA", encoder=minilm)
     assert brief.absent.words == missing
+
+
+def test_briefs_of_one_video_shown_whole_share_all_but_their_tail(known: Any, minilm: Any) -> None:
+    """A server's prompt cache reuses what two prompts start with: every question about a video shown
+    whole gets the same header and lines, word for word (no relation or other-modality label, no mark,
+    one order for lines that start together), and its own part (time windows, counts, the best match
+    again, notes) after them."""
+    questions = ("When is the red train mentioned?", "What is said right after the red train?",
+                 "What does the sign say 6 seconds in?", "How many people are visible at 5 s?",
+                 "What did the sign say while they asked to count the people?")
+    texts = [brief_text(evidence_brief(known, q, video_id="vA", encoder=minilm), 600) for q in questions]
+    marker = "\nnote: these are all "
+    assert all(marker in t for t in texts)
+    heads = {t[: t.index(marker)] for t in texts}
+    assert len(heads) == 1
+    lines = heads.pop().split("\n", 1)[1]  # after the intro
+    assert "best match" not in lines and " after " not in lines and "then:" not in lines
+    assert any("\nbest match for the question: " in t for t in texts)
