@@ -505,6 +505,7 @@ def test_a_hand_written_record_is_widened_as_the_generated_sets_are() -> None:
     when = widened({"type": "when", "format": "open", "answer": "1:30", "accept": ["ninety seconds"],
                     "time_window_s": [88, 95]}, "test9")
     assert when["accept"][0] == "ninety seconds" and {"1:30", "90 s", "1 minute 28"} <= set(when["accept"])
+    assert {"87.5", "96 s"} <= set(when["accept"]) and "86 s" not in when["accept"]  # a second either side
     assert when["split"] == "test9" and when["phrasing"] == "writer"
     nobody = widened({"type": "people_at", "format": "open", "answer": "no people", "count_range": [0, 0]}, "t")
     assert "nobody" in nobody["accept"] and not any(a[0].isdigit() and a[0] != "0" for a in nobody["accept"])
