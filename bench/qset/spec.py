@@ -230,7 +230,7 @@ KINDS: dict[str, Kind] = {
     ),
     # Kinds only the eleventh held-out set (HELDOUT11_VIDEOS) says, for the same reason, in sentence shapes
     # no earlier kind has: a count of two things in one place, a person and the talk they will give, where
-    # a group meets from now on, how long a journey takes, who gets in free where, a task in three steps
+    # a group meets from next week, how long a journey takes, who gets in free where, a task in three steps
     # (first, then, finally), and a lost thing with where it was lost and where to collect it.
     "tally": Kind(
         "There are {count_a_words} {things_a} and {count_b_words} {things_b} in the {place}.",
@@ -238,12 +238,12 @@ KINDS: dict[str, Kind] = {
         "the {things_a} and {things_b} in the {place}",
     ),
     "speaker": Kind("{speaker} will give the talk on {subject}.", "subject", "the talk on {subject}"),
-    "meetsin": Kind("From now on, the {group} meets in the {place}.", "group", "where the {group} meets"),
+    "meetsin": Kind("From next week, the {group} meets in the {place}.", "group", "where the {group} meets"),
     "duration": Kind("The {journey} takes about {minutes_words} minutes.", "journey", "how long the {journey} takes"),
     "freeentry": Kind("{who} get in free at the {venue}.", "venue", "free entry to the {venue}"),
     "threesteps": Kind("To {task}, first {step_a}, then {step_b}, and finally {step_c}.", "task", "how to {task}"),
     "collect": Kind(
-        "Anyone who lost a {item} in the {place} can collect it from the {desk}.",
+        "If you lost a {item} in the {place}, you can pick it up at the {desk}.",
         "item",
         "the {item} lost in the {place}",
     ),
@@ -2209,13 +2209,33 @@ HELDOUT10_BY_NAME = {v.name: v for v in HELDOUT10_VIDEOS}
 # Five videos built after the tenth set, whose questions are written by hand from a plain facts sheet
 # (heldout11_facts.md) by someone who never sees the code, like the eighth to the tenth: `python -m bench.qset
 # heldout11` builds the videos only. Seven kinds of line no code was written for ('tally', 'speaker',
-# 'meetsin', 'duration', 'freeentry', 'threesteps', 'collect') and four older kinds ('weather', 'menu',
+# 'meetsin', 'duration', 'freeentry', 'threesteps', 'collect') and four older kinds ('sale', 'menu',
 # 'event', 'closing') with new values; names, slot values and sign texts no other set uses; other footage and
 # other stretches of it (vtest looped from 48 s, Megamind from 5 s, tree from 8 s, carphone from 0.5 s,
 # bigbuckbunny from 0.5 s), people counts where they are hand-checked (vtest, the car's one man, the rabbit's
 # none; none for the restaurant scene, nor for the tree, where a hand reaches in near the end of each pass),
 # and in the two long videos a second line under the top sign, bottom captions over the top signs and top
 # signs that change while a line is said.
+# As for the tenth set, lines were checked against what faster-whisper base writes for them in their video
+# (ingests --only asr,ocr into /tmp/h11/check*.duckdb), and garbled words were replaced before the facts sheet
+# was written. First ingest (all five): 'From now on' -> 'From Alan', 'From all on' in every 'meetsin' line (the
+# kind now says 'From next week, the X meets in the Y'), 'Anyone who lost a X in the Y can collect it from the
+# Z' -> 'And one who lost ... can correct it' in every 'collect' line (now 'If you lost a X in the Y, you can
+# pick it up at the Z'), 'bird song' -> "bird's on", 'To borrow a laptop' -> 'Tomorrow laptop', 'security
+# desk' -> 'security mask', 'Heavy wind is expected' -> 'Have we win the next pack?', 'leather wallet in the
+# bowling green' -> "hammer while it's in the bowling ring", 'boat ride' -> 'moat ride', 'back room' -> 'mac
+# room', 'leek' -> 'leak', 'barn dance starts' -> 'barn fans start', 'Pensioners' -> 'And Shunners',
+# 'beekeeping' -> 'me keeping', 'debating club' -> 'DaBading Club' (now space travel, book a laptop, the main
+# gate, a sale of picture frames in place of the wind ('weather'), a gold watch in the school hall, the trip to
+# the island, the art room, broccoli, the karaoke night, Grandparents, keeping bees, the stamp club). Second
+# (all five): 'Grandparents' -> 'and parents', 'music block' -> 'music clock' and 'eighteen lockers' ->
+# 'rating lockers' (both read right the first time), 'picture frames' -> 'big-cher frames' (now the science
+# lab, twenty lockers, winter coats, and limo_briefing's lines in another order); third (those three videos):
+# 'Grandparents' -> 'Brand parent scat'; fourth (limo_briefing): none (now Teachers). Signs changed with them
+# (SPACE TRAVEL TALK, COATS HALF PRICE, 20 LOCKERS, BROCCOLI SOUP TODAY, KARAOKE AT 8, STAMP CLUB). Left as
+# they are, no answer word in them: 'then' -> 'and' in every 'threesteps' line (the order of the steps stays)
+# and 'starts at eight' -> 'starts and 8' (leafy_pane_notes). Every sign text is read exactly by OCR, with no
+# stray text, and no absent word is in any transcript or OCR row.
 HELDOUT11_VIDEOS: tuple[Video, ...] = (
     Video(
         "quadrant_dispatch",
@@ -2224,31 +2244,31 @@ HELDOUT11_VIDEOS: tuple[Video, ...] = (
         VTEST_SCENE,
         (
             _line("tally", 3.0, count_a=12, things_a="chairs", count_b=4, things_b="tables", place="quiet room"),
-            _line("speaker", 24.0, speaker="Professor Lindsay", subject="bird song"),
+            _line("speaker", 24.0, speaker="Professor Lindsay", subject="space travel"),
             _line("meetsin", 45.0, group="chess club", place="old gym"),
             _line("duration", 66.0, journey="walk to the waterfall", minutes=40),
             _line("freeentry", 87.0, who="Children under five", venue="model railway"),
             _line(
                 "threesteps",
                 108.0,
-                task="borrow a laptop",
+                task="book a laptop",
                 step_a="show your card",
                 step_b="sign the form",
                 step_c="take a charger",
             ),
-            _line("collect", 129.0, item="silver bracelet", place="music block", desk="security desk"),
-            _line("weather", 150.0, weather="wind", hour=5),
+            _line("collect", 129.0, item="silver bracelet", place="science lab", desk="main gate"),
+            _line("sale", 150.0, goods="winter coats", hour=5),
         ),
         (
             Sign("QUIET ROOM", 0.0, 20.0),
             Sign("12 CHAIRS 4 TABLES", 2.0, 18.0, "top2"),
-            Sign("BIRD SONG TALK", 20.0, 47.0),
+            Sign("SPACE TRAVEL TALK", 20.0, 47.0),
             Sign("CHESS CLUB", 47.0, 86.0),
             Sign("OLD GYM", 49.0, 70.0, "top2"),
             Sign("WATERFALL 40 MIN", 62.0, 96.0, "bottom"),
             Sign("MODEL RAILWAY", 86.0, 132.0),
             Sign("LAPTOP LOANS", 104.0, 140.0, "bottom"),
-            Sign("WINDY AFTER 5", 132.0, 165.0),
+            Sign("COATS HALF PRICE", 132.0, 165.0),
         ),
         vtest_counts_looped(48.0, 165.0),
         ("anvil", "tortoise"),
@@ -2260,8 +2280,8 @@ HELDOUT11_VIDEOS: tuple[Video, ...] = (
         DINNER_SCENE,
         (
             _line("speaker", 2.0, speaker="Mrs Fletcher", subject="growing tomatoes"),
-            _line("collect", 22.0, item="leather wallet", place="bowling green", desk="ticket booth"),
-            _line("tally", 42.0, count_a=18, things_a="lockers", count_b=2, things_b="showers", place="pavilion"),
+            _line("collect", 22.0, item="gold watch", place="school hall", desk="ticket booth"),
+            _line("tally", 42.0, count_a=20, things_a="lockers", count_b=2, things_b="showers", place="pavilion"),
             _line(
                 "threesteps",
                 62.0,
@@ -2271,20 +2291,20 @@ HELDOUT11_VIDEOS: tuple[Video, ...] = (
                 step_c="leave your phone number",
             ),
             _line("freeentry", 82.0, who="Students with a card", venue="history museum"),
-            _line("duration", 102.0, journey="boat ride to the island", minutes=25),
-            _line("meetsin", 122.0, group="knitting circle", place="back room"),
-            _line("menu", 142.0, soup="leek", hour=2),
+            _line("duration", 102.0, journey="trip to the island", minutes=25),
+            _line("meetsin", 122.0, group="knitting circle", place="art room"),
+            _line("menu", 142.0, soup="broccoli", hour=2),
         ),
         (
             Sign("GARDEN TALK", 0.0, 24.0),
             Sign("TICKET BOOTH", 24.0, 44.0),
             Sign("PAVILION", 44.0, 80.0),
-            Sign("18 LOCKERS", 46.0, 66.0, "top2"),
+            Sign("20 LOCKERS", 46.0, 66.0, "top2"),
             Sign("BOOK A TABLE", 58.0, 90.0, "bottom"),
             Sign("HISTORY MUSEUM", 80.0, 120.0),
             Sign("STUDENTS FREE", 84.0, 100.0, "top2"),
             Sign("KNITTING CIRCLE", 120.0, 155.0),
-            Sign("LEEK SOUP TODAY", 138.0, 155.0, "bottom"),
+            Sign("BROCCOLI SOUP TODAY", 138.0, 155.0, "bottom"),
         ),
         (),
         ("harpoon", "scorpion"),
@@ -2297,12 +2317,12 @@ HELDOUT11_VIDEOS: tuple[Video, ...] = (
         (
             _line("duration", 1.0, journey="climb to the summit", minutes=90),
             _line("tally", 19.0, count_a=7, things_a="benches", count_b=3, things_b="bins", place="herb garden"),
-            _line("event", 37.0, event="barn dance", hour=8, room="scout hut"),
+            _line("event", 37.0, event="karaoke night", hour=8, room="scout hut"),
         ),
         (
             Sign("SUMMIT CLIMB", 0.0, 18.0),
             Sign("HERB GARDEN", 18.0, 36.0),
-            Sign("BARN DANCE AT 8", 33.0, 55.0, "bottom"),
+            Sign("KARAOKE AT 8", 33.0, 55.0, "bottom"),
         ),
         (),
         ("quiver", "pagoda"),
@@ -2313,14 +2333,14 @@ HELDOUT11_VIDEOS: tuple[Video, ...] = (
         45.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
-            _line("freeentry", 1.0, who="Pensioners", venue="botanic garden"),
-            _line("speaker", 15.0, speaker="Captain Hughes", subject="beekeeping"),
-            _line("meetsin", 29.0, group="debating club", place="attic"),
+            _line("meetsin", 1.0, group="stamp club", place="attic"),
+            _line("freeentry", 15.0, who="Teachers", venue="botanic garden"),
+            _line("speaker", 29.0, speaker="Captain Hughes", subject="keeping bees"),
         ),
         (
-            Sign("BOTANIC GARDEN", 0.0, 14.0),
-            Sign("BEEKEEPING TALK", 14.0, 30.0),
-            Sign("DEBATING CLUB", 27.0, 45.0, "bottom"),
+            Sign("STAMP CLUB", 0.0, 14.0),
+            Sign("BOTANIC GARDEN", 14.0, 30.0),
+            Sign("BEEKEEPING TALK", 27.0, 45.0, "bottom"),
         ),
         tuple(Count(t, 1, 1, "the man in the back seat") for t in (8.0, 23.0, 40.0)),
         ("sphinx", "antelope"),
