@@ -12,7 +12,8 @@ written by hand from the facts sheet heldout8_facts.md by someone who never saw 
 generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
 (HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
 `heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
-from heldout10_facts.md likewise."""
+from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions to be
+written from heldout11_facts.md."""
 
 import argparse
 import sys
@@ -31,6 +32,7 @@ from bench.qset.spec import (
     HELDOUT8_VIDEOS,
     HELDOUT9_VIDEOS,
     HELDOUT10_VIDEOS,
+    HELDOUT11_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -73,6 +75,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout8": (None, None, HELDOUT8_VIDEOS),
     "heldout9": (None, None, HELDOUT9_VIDEOS),
     "heldout10": (None, None, HELDOUT10_VIDEOS),
+    "heldout11": (None, None, HELDOUT11_VIDEOS),
 }
 
 

@@ -67,7 +67,7 @@ class Line:
             s["ticket_words"] = number_words(int(s["ticket"]))
         if "score" in s:
             s["score_words"] = number_words(int(s["score"]))
-        for name in ("old_hour", "count", "price_a", "price_b", "open_hour", "close_hour"):
+        for name in ("old_hour", "count", "price_a", "price_b", "open_hour", "close_hour", "count_a", "count_b"):
             if name in s:
                 s[f"{name}_words"] = number_words(int(s[name]))
         return s
@@ -227,6 +227,25 @@ KINDS: dict[str, Kind] = {
     ),
     "programme": Kind(
         "The {occasion} opens with {first}, followed by {second}.", "occasion", "the programme of the {occasion}"
+    ),
+    # Kinds only the eleventh held-out set (HELDOUT11_VIDEOS) says, for the same reason, in sentence shapes
+    # no earlier kind has: a count of two things in one place, a person and the talk they will give, where
+    # a group meets from next week, how long a journey takes, who gets in free where, a task in three steps
+    # (first, then, finally), and a lost thing with where it was lost and where to collect it.
+    "tally": Kind(
+        "There are {count_a_words} {things_a} and {count_b_words} {things_b} in the {place}.",
+        "things_a",
+        "the {things_a} and {things_b} in the {place}",
+    ),
+    "speaker": Kind("{speaker} will give the talk on {subject}.", "subject", "the talk on {subject}"),
+    "meetsin": Kind("From next week, the {group} meets in the {place}.", "group", "where the {group} meets"),
+    "duration": Kind("The {journey} takes about {minutes_words} minutes.", "journey", "how long the {journey} takes"),
+    "freeentry": Kind("{who} get in free at the {venue}.", "venue", "free entry to the {venue}"),
+    "threesteps": Kind("To {task}, first {step_a}, then {step_b}, and finally {step_c}.", "task", "how to {task}"),
+    "collect": Kind(
+        "If you lost a {item} in the {place}, you can pick it up at the {desk}.",
+        "item",
+        "the {item} lost in the {place}",
     ),
 }
 
@@ -2183,3 +2202,173 @@ HELDOUT10_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT10_BY_NAME = {v.name: v for v in HELDOUT10_VIDEOS}
+
+
+# ------------------------------------------------------------------ the eleventh held-out set (videos only)
+
+# Five videos built after the tenth set, whose questions are written by hand from a plain facts sheet
+# (heldout11_facts.md) by someone who never sees the code, like the eighth to the tenth: `python -m bench.qset
+# heldout11` builds the videos only. Seven kinds of line no code was written for ('tally', 'speaker',
+# 'meetsin', 'duration', 'freeentry', 'threesteps', 'collect') and four older kinds ('sale', 'menu',
+# 'event', 'closing') with new values; names, slot values and sign texts no other set uses; other footage and
+# other stretches of it (vtest looped from 48 s, Megamind from 5 s, tree from 8 s, carphone from 0.5 s,
+# bigbuckbunny from 0.5 s), people counts where they are hand-checked (vtest, the car's one man, the rabbit's
+# none; none for the restaurant scene, nor for the tree, where a hand reaches in near the end of each pass),
+# and in the two long videos a second line under the top sign, bottom captions over the top signs and top
+# signs that change while a line is said.
+# As for the tenth set, lines were checked against what faster-whisper base writes for them in their video
+# (ingests --only asr,ocr into /tmp/h11/check*.duckdb), and garbled words were replaced before the facts sheet
+# was written. First ingest (all five): 'From now on' -> 'From Alan', 'From all on' in every 'meetsin' line (the
+# kind now says 'From next week, the X meets in the Y'), 'Anyone who lost a X in the Y can collect it from the
+# Z' -> 'And one who lost ... can correct it' in every 'collect' line (now 'If you lost a X in the Y, you can
+# pick it up at the Z'), 'bird song' -> "bird's on", 'To borrow a laptop' -> 'Tomorrow laptop', 'security
+# desk' -> 'security mask', 'Heavy wind is expected' -> 'Have we win the next pack?', 'leather wallet in the
+# bowling green' -> "hammer while it's in the bowling ring", 'boat ride' -> 'moat ride', 'back room' -> 'mac
+# room', 'leek' -> 'leak', 'barn dance starts' -> 'barn fans start', 'Pensioners' -> 'And Shunners',
+# 'beekeeping' -> 'me keeping', 'debating club' -> 'DaBading Club' (now space travel, book a laptop, the main
+# gate, a sale of picture frames in place of the wind ('weather'), a gold watch in the school hall, the trip to
+# the island, the art room, broccoli, the karaoke night, Grandparents, keeping bees, the stamp club). Second
+# (all five): 'Grandparents' -> 'and parents', 'music block' -> 'music clock' and 'eighteen lockers' ->
+# 'rating lockers' (both read right the first time), 'picture frames' -> 'big-cher frames' (now the science
+# lab, twenty lockers, winter coats, and limo_briefing's lines in another order); third (those three videos):
+# 'Grandparents' -> 'Brand parent scat'; fourth (limo_briefing): none (now Teachers). Signs changed with them
+# (SPACE TRAVEL TALK, COATS HALF PRICE, 20 LOCKERS, BROCCOLI SOUP TODAY, KARAOKE AT 8, STAMP CLUB). Left as
+# they are, no answer word in them: 'then' -> 'and' in every 'threesteps' line (the order of the steps stays)
+# and 'starts at eight' -> 'starts and 8' (leafy_pane_notes). Every sign text is read exactly by OCR, with no
+# stray text, and no absent word is in any transcript or OCR row.
+HELDOUT11_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "quadrant_dispatch",
+        Footage("vtest", 48.0, loops=_looped(48.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("tally", 3.0, count_a=12, things_a="chairs", count_b=4, things_b="tables", place="quiet room"),
+            _line("speaker", 24.0, speaker="Professor Lindsay", subject="space travel"),
+            _line("meetsin", 45.0, group="chess club", place="old gym"),
+            _line("duration", 66.0, journey="walk to the waterfall", minutes=40),
+            _line("freeentry", 87.0, who="Children under five", venue="model railway"),
+            _line(
+                "threesteps",
+                108.0,
+                task="book a laptop",
+                step_a="show your card",
+                step_b="sign the form",
+                step_c="take a charger",
+            ),
+            _line("collect", 129.0, item="silver bracelet", place="science lab", desk="main gate"),
+            _line("sale", 150.0, goods="winter coats", hour=5),
+        ),
+        (
+            Sign("QUIET ROOM", 0.0, 20.0),
+            Sign("12 CHAIRS 4 TABLES", 2.0, 18.0, "top2"),
+            Sign("SPACE TRAVEL TALK", 20.0, 47.0),
+            Sign("CHESS CLUB", 47.0, 86.0),
+            Sign("OLD GYM", 49.0, 70.0, "top2"),
+            Sign("WATERFALL 40 MIN", 62.0, 96.0, "bottom"),
+            Sign("MODEL RAILWAY", 86.0, 132.0),
+            Sign("LAPTOP LOANS", 104.0, 140.0, "bottom"),
+            Sign("COATS HALF PRICE", 132.0, 165.0),
+        ),
+        vtest_counts_looped(48.0, 165.0),
+        ("anvil", "tortoise"),
+    ),
+    Video(
+        "tablecloth_chatter",
+        Footage("Megamind.avi", 5.0, loops=15, width=640, fps=12),
+        155.0,
+        DINNER_SCENE,
+        (
+            _line("speaker", 2.0, speaker="Mrs Fletcher", subject="growing tomatoes"),
+            _line("collect", 22.0, item="gold watch", place="school hall", desk="ticket booth"),
+            _line("tally", 42.0, count_a=20, things_a="lockers", count_b=2, things_b="showers", place="pavilion"),
+            _line(
+                "threesteps",
+                62.0,
+                task="book a table",
+                step_a="choose a day",
+                step_b="pick a time",
+                step_c="leave your phone number",
+            ),
+            _line("freeentry", 82.0, who="Students with a card", venue="history museum"),
+            _line("duration", 102.0, journey="trip to the island", minutes=25),
+            _line("meetsin", 122.0, group="knitting circle", place="art room"),
+            _line("menu", 142.0, soup="broccoli", hour=2),
+        ),
+        (
+            Sign("GARDEN TALK", 0.0, 24.0),
+            Sign("TICKET BOOTH", 24.0, 44.0),
+            Sign("PAVILION", 44.0, 80.0),
+            Sign("20 LOCKERS", 46.0, 66.0, "top2"),
+            Sign("BOOK A TABLE", 58.0, 90.0, "bottom"),
+            Sign("HISTORY MUSEUM", 80.0, 120.0),
+            Sign("STUDENTS FREE", 84.0, 100.0, "top2"),
+            Sign("KNITTING CIRCLE", 120.0, 155.0),
+            Sign("BROCCOLI SOUP TODAY", 138.0, 155.0, "bottom"),
+        ),
+        (),
+        ("harpoon", "scorpion"),
+    ),
+    Video(
+        "leafy_pane_notes",
+        Footage("tree.avi", 8.0, loops=3, width=640, fps=15),
+        55.0,
+        "A leafy tree seen through a window, the camera moving slightly; a hand reaches in near the end of each pass.",
+        (
+            _line("duration", 1.0, journey="climb to the summit", minutes=90),
+            _line("tally", 19.0, count_a=7, things_a="benches", count_b=3, things_b="bins", place="herb garden"),
+            _line("event", 37.0, event="karaoke night", hour=8, room="scout hut"),
+        ),
+        (
+            Sign("SUMMIT CLIMB", 0.0, 18.0),
+            Sign("HERB GARDEN", 18.0, 36.0),
+            Sign("KARAOKE AT 8", 33.0, 55.0, "bottom"),
+        ),
+        (),
+        ("quiver", "pagoda"),
+    ),
+    Video(
+        "limo_briefing",
+        Footage("carphone", 0.5, loops=12, width=352, fps=15),
+        45.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("meetsin", 1.0, group="stamp club", place="attic"),
+            _line("freeentry", 15.0, who="Teachers", venue="botanic garden"),
+            _line("speaker", 29.0, speaker="Captain Hughes", subject="keeping bees"),
+        ),
+        (
+            Sign("STAMP CLUB", 0.0, 14.0),
+            Sign("BOTANIC GARDEN", 14.0, 30.0),
+            Sign("BEEKEEPING TALK", 27.0, 45.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (8.0, 23.0, 40.0)),
+        ("sphinx", "antelope"),
+    ),
+    Video(
+        "warren_flash",
+        Footage("bigbuckbunny", 0.5, loops=10, width=640, fps=25),
+        50.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("collect", 1.0, item="straw hat", place="picnic field", desk="gate house"),
+            _line(
+                "threesteps",
+                17.0,
+                task="plant a seed",
+                step_a="dig a small hole",
+                step_b="drop the seed in",
+                step_c="water it well",
+            ),
+            _line("closing", 33.0, shop="pet shop", hour=4),
+        ),
+        (
+            Sign("STRAW HAT FOUND", 0.0, 16.0),
+            Sign("SEED PLANTING", 16.0, 34.0),
+            Sign("PET SHOP CLOSES AT 4", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 0, 0, "an animated rabbit, no people") for t in (9.0, 26.0, 44.0)),
+        ("catapult", "mammoth"),
+    ),
+)
+HELDOUT11_BY_NAME = {v.name: v for v in HELDOUT11_VIDEOS}
