@@ -12,8 +12,8 @@ written by hand from the facts sheet heldout8_facts.md by someone who never saw 
 generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
 (HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
 `heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
-from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions to be
-written from heldout11_facts.md."""
+from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions
+(heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise."""
 
 import argparse
 import sys
