@@ -351,23 +351,16 @@ class Chain:
             return None
         asked = _LOOKUP_LINE.search(read.step.observation.text)
         wanted = asked.group(1).strip() if asked else ""
+        parts = [self.ctx.brief or ""]
         node = read
-        found = "The brief above holds all of the video's speech and on-screen text."
         if not self.ctx.brief_whole:
             question = tree.question.splitlines()[0].removeprefix("Question:").strip()
             query = f"{wanted} ({question})" if wanted else question
             observation = self._run_tool(tool, query)
             step = Step(f"the reading asked to look up: {wanted or 'nothing named'}", tool.name, query, observation)
             node = tree.add(read.id, "step", step)
-            found = f"What a search for it found:\n{render_observation(step, self.settings.observation_chars)}"
-        # the reading's conversation goes on (its reply, then the answer asked for): a server's prompt
-        # cache then reads only the new turn, where a prompt of its own read the whole brief again
-        messages = self._plain_messages("planner:read_first", [self.ctx.brief or "", tree.question])
-        follow = prompt("planner:look_up").render(found=found, rules=prompt("planner:answer_rules").text)
-        messages += [Message("assistant", read.step.observation.text),
-                     Message("user", f"{follow}\n\n{tree.question}")]
-        text, usage = call(self.ctx, messages, max_tokens=self.settings.max_tokens,
-                           temperature=self.settings.temperature)
+            parts.append(f"What a search for it found:\n{render_observation(step, self.settings.observation_chars)}")
+        text, usage = self._plain_call("planner:look_up", [*parts, tree.question])
         answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
         how = "over the whole text again" if self.ctx.brief_whole else f"with {tool.name}"
         last = tree.add(node.id, "step", planner_step(FINISH, f"answer after looking up {wanted[:80]!r} {how}",
@@ -507,13 +500,9 @@ class Chain:
     def _plain_call(self, system: str, parts: Sequence[str]) -> tuple[str, Usage]:
         """A call without tools or the Thought/Action format: `system` prompt (its $rules, the answer
         format readings share, filled in), `parts` as the user turn."""
-        messages = self._plain_messages(system, parts)
-        return call(self.ctx, messages, max_tokens=self.settings.max_tokens, temperature=self.settings.temperature)
-
-    @staticmethod
-    def _plain_messages(system: str, parts: Sequence[str]) -> list[Message]:
         text = prompt(system).render(rules=prompt("planner:answer_rules").text)
-        return [Message("system", text), Message("user", "\n\n".join(p for p in parts if p))]
+        messages = [Message("system", text), Message("user", "\n\n".join(p for p in parts if p))]
+        return call(self.ctx, messages, max_tokens=self.settings.max_tokens, temperature=self.settings.temperature)
 
     def _finish_now(self, tree: SearchTree, node: Node, why: str) -> Node:
         """One plain reading call over the brief, the path's observations and the question (no tools,

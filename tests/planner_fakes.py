@@ -32,8 +32,8 @@ class ScriptedChat:
         self.calls.append(list(messages))
         self.temperatures.append(temperature)
         system = messages[0].content if messages and messages[0].role == "system" else ""
-        # a request after the brief under the reading's system prompt (a follow-up, a check) is routed by
-        # the last turn first
+        # a request after the brief under the reading's system prompt (a check) is routed by the last
+        # turn first
         last = messages[-1].content if len(messages) > 1 else ""
         queue, kind = self.replies, "chain"
         for phrase, replies in sorted(self.routes.items(), key=lambda kv: kv[0] not in last):
@@ -55,7 +55,7 @@ STRATEGY_CRITIC = "Several strategies tried"
 ADJUDICATOR = "You pick the answer"
 READER = "from an evidence brief"  # react's first call (planner:read_first)
 CHECKER = "You check an evidence brief"  # a read answer naming what the video lacks (planner:absent_check)
-LOOKER = "Now answer from the evidence brief above"  # the reading's follow-up after asking to look up (look_up)
+LOOKER = "from the evidence brief below"  # the answer after a reading asked to look up (planner:look_up)
 MARKER = "than the one the search marked as the best match"  # a read answer off the best match (planner:mark_check)
 JUDGE = "against a yes/no question"  # a yes/no question judged on the best match alone (planner:yes_no)
 

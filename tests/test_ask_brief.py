@@ -134,9 +134,8 @@ def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm
 def test_the_code_looks_up_what_the_reading_asks_for(known: Any, minilm: Any) -> None:
     """'Look up: ...' over a brief that shows only part of the video's text (a small budget), with
     find_when in the tool set: the code runs find_when on the request and the question (the real
-    tool, over the real memory), then the reading's conversation goes on: its reply, then what the
-    search found and the question. Two calls, the second starting with the first's messages (a
-    server's prompt cache reads only the new turn); the tool's rows are evidence."""
+    tool, over the real memory), then one plain call answers over the brief and what it found. Two
+    calls; the reading's request is not shown back; the tool's rows are evidence."""
     llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s, the red train leaves."]})
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()],
                  settings=AgentSettings(brief_tokens=40))
@@ -148,29 +147,25 @@ def test_the_code_looks_up_what_the_reading_asks_for(known: Any, minilm: Any) ->
     assert read.step is not None and read.step.action == READ and read.status == "open"
     assert found.step is not None and found.step.action == "find_when"
     assert found.step.action_input == "the train (When is the red train mentioned?)"
-    first, second = llm.calls
-    assert second[:2] == first and second[2].role == "assistant" and second[2].content == "Look up: the train"
-    user = second[3].content
-    assert "<<<evidence brief" not in user and "Answer: <the answer" in user
+    user = llm.calls[1][1].content
+    assert "<<<evidence brief" in user and "Look up:" not in user
     assert "The red train leaves the station" in user.split("What a search for it found:")[1]
     assert user.endswith("Question: When is the red train mentioned?\nVideo: vA")
     assert [ev for ev in answer.evidence if ev.tool == "find_when" and ev.times_s]
 
 
 def test_a_whole_brief_is_answered_again_without_a_search(known: Any, minilm: Any) -> None:
-    """The brief shows every line of the video: a search can add nothing, so the reading is asked to
-    answer from it, in the answer format it had, as the next turn of its conversation."""
+    """The brief shows every line of the video: a search can add nothing, so the answer call reads
+    the brief and the question alone, in the answer format the reading had."""
     llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s."]})
     tool = FindWhen()
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[tool, finish_tool()])
     assert "note: these are all" in answer.brief
     assert answer.text == "At 1 s." and llm.kinds == [READER, LOOKER]
     assert [n.step.action for n in answer.tree.path(len(answer.tree) - 1)[1:] if n.step] == [READ, "finish"]
-    first, second = llm.calls
-    assert second[:2] == first and [m.role for m in second[2:]] == ["assistant", "user"]
-    asked = second[3].content
-    assert "holds all of the video's speech and on-screen text" in asked and "Answer: <the answer" in asked
-    assert "What a search" not in asked and asked.endswith("Question: When is the red train mentioned?\nVideo: vA")
+    system, user = llm.calls[1]
+    assert "Answer: <the answer" in system.content and "Look up" not in system.content
+    assert user.content == llm.calls[0][1].content  # the brief and the question, nothing else
 
 
 def test_no_answer_after_the_lookup_hands_over_to_the_tools(known: Any, minilm: Any) -> None:
