@@ -74,25 +74,27 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
     budget = full - len(_frame(brief)) - sum(len(c) + 1 for c in _choice_lines(brief))
     top = brief.best_match
 
-    def cost(item: BriefItem, *, again: bool = True) -> float:
-        line = len(_line(item, brief)) + 16  # the line, its newline and an ordinal
-        return 2 * line + len(BEST_MATCH) if again and item is top and _in_timeline(item, False) else line  # again
+    def line_cost(item: BriefItem) -> float:
+        return len(_line(item, brief)) + 16  # the line, its newline and an ordinal
+
+    def again(item: BriefItem) -> float:  # the best match is shown a second time, with its label
+        return line_cost(item) + len(BEST_MATCH) if item is top and _in_timeline(item, False) else 0.0
 
     rows = [i for i in brief.items if _in_timeline(i, True)]
-    rows_cost = sum(cost(i, again=False) for i in rows)
+    rows_cost = sum(line_cost(i) for i in rows)
     # the question's own lines (time windows, notes, choices, the best match again) are no reason to cut
     # the video's
     fits = rows_cost <= full - len(_frame(brief, question=False))
     whole = bool(brief.whole_text) and len(rows) >= brief.whole_text and fits
     if whole:
-        budget = max(budget - rows_cost, full / 4) - sum(cost(i) - cost(i, again=False) for i in rows)
+        budget = max(budget - rows_cost, full / 4) - (again(top) if any(i is top for i in rows) else 0.0)
     out: list[BriefItem] = []
     for item in brief.items:
         if whole and _in_timeline(item, True):
             out.append(item)
-        elif cost(item) <= budget:
+        elif (cost := line_cost(item) + again(item)) <= budget:
             out.append(item)
-            budget -= cost(item)
+            budget -= cost
     return tuple(out)
 
 
