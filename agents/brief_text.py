@@ -87,7 +87,9 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
     fits = rows_cost <= full - len(_frame(brief, question=False))
     whole = bool(brief.whole_text) and len(rows) >= brief.whole_text and fits
     if whole:
-        budget = max(budget - rows_cost, full / 4) - (again(top) if any(i is top for i in rows) else 0.0)
+        budget = max(budget - rows_cost, full / 4)
+        if top is not None and any(i is top for i in rows):
+            budget -= again(top)
     out: list[BriefItem] = []
     for item in brief.items:
         if whole and _in_timeline(item, True):
