@@ -44,6 +44,19 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
     each piece pieces bit bits heading headline overlay subtitle banner"""))
+#: Two whole classes that frame rather than name, added in full rather than word by word: numbers
+#: written out ("which of the *three* announcements"; speech recognition writes "3" anyway) and the
+#: words that place a thing in a sequence ("which announcement *comes* *last*", "the *final* text").
+#: Digits stay subjects: "2583" is a thing to find.
+NUMBER_WORDS = frozenset(re.findall(r"\w+", """
+    zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty hundred dozen half couple pair both single
+    first second third fourth fifth sixth seventh eighth ninth tenth once twice"""))
+ORDER_WORDS = frozenset(re.findall(r"\w+", """
+    come comes came coming follow follows followed following precede precedes preceded preceding previous
+    prior final finally last latest earliest initial initially begin begins began beginning ending ends
+    opening closing subsequent order sequence"""))
+FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.
