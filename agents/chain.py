@@ -338,7 +338,8 @@ class Chain:
 
     def look_up(self, tree: SearchTree, read: Node) -> Node | None:
         """What the failed reading `read` asked for, looked up by the code, then one plain answer call
-        (`planner:look_up`): two calls in all, not the tool chain's two more, each of which carries
+        (`planner:look_up_now`, or `planner:look_up` when that asks again): two calls in all (rarely
+        three), not the tool chain's two more, each of which carries
         the tools' descriptions. Given the tools, the small model spent a call on a search the code
         can make (its reading had asked to look up "green jacket left in the main lobby" and "missing
         information"). A brief that shows all of the video's text is answered over again as it is:
@@ -360,8 +361,16 @@ class Chain:
             step = Step(f"the reading asked to look up: {wanted or 'nothing named'}", tool.name, query, observation)
             node = tree.add(read.id, "step", step)
             parts.append(f"What a search for it found:\n{render_observation(step, self.settings.observation_chars)}")
-        text, usage = self._plain_call("planner:look_up", [*parts, tree.question])
+        # first after the reading's own system prompt and brief (a server's prompt cache reads only what
+        # follows); a reply that asks again gets the separate look_up prompt, which answered all of
+        # test10's lookups (shown its own "Look up:" as an earlier turn, the model asked again 18 of 23 times)
+        text, usage = self._plain_call("planner:read_first",
+                                       [*parts, prompt("planner:look_up_now").text, tree.question])
         answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+        if answer is None:
+            text, more = self._plain_call("planner:look_up", [*parts, tree.question])
+            usage = usage + more
+            answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
         how = "over the whole text again" if self.ctx.brief_whole else f"with {tool.name}"
         last = tree.add(node.id, "step", planner_step(FINISH, f"answer after looking up {wanted[:80]!r} {how}",
                                                       text.strip(), usage, answer or "", final=answer is not None))

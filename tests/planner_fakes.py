@@ -56,6 +56,8 @@ ADJUDICATOR = "You pick the answer"
 READER = "from an evidence brief"  # react's first call (planner:read_first)
 CHECKER = "You check an evidence brief"  # a read answer naming what the video lacks (planner:absent_check)
 LOOKER = "from the evidence brief below"  # the answer after a reading asked to look up (planner:look_up)
+#: the answer after a reading asked to look up, first tried under the reading's prompt (planner:look_up_now)
+NOW = "nothing more to look up"
 MARKER = "than the one the search marked as the best match"  # a read answer off the best match (planner:mark_check)
 JUDGE = "against a yes/no question"  # a yes/no question judged on the best match alone (planner:yes_no)
 

@@ -21,6 +21,7 @@ from tests.planner_fakes import (
     JUDGE,
     LOOKER,
     MARKER,
+    NOW,
     READER,
     STRATEGY_CRITIC,
     FakeTool,
@@ -134,13 +135,16 @@ def test_a_reading_that_asks_for_more_hands_over_to_the_tools(known: Any, minilm
 def test_the_code_looks_up_what_the_reading_asks_for(known: Any, minilm: Any) -> None:
     """'Look up: ...' over a brief that shows only part of the video's text (a small budget), with
     find_when in the tool set: the code runs find_when on the request and the question (the real
-    tool, over the real memory), then one plain call answers over the brief and what it found. Two
+    tool, over the real memory), then one plain call answers over the brief and what it found, under
+    the reading's system prompt and after its brief (a server's prompt cache reads only the rest). Two
     calls; the reading's request is not shown back; the tool's rows are evidence."""
-    llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s, the red train leaves."]})
+    llm = ScriptedChat([], routes={READER: ["Look up: the train"], NOW: ["Answer: At 1 s, the red train leaves."]})
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()],
                  settings=AgentSettings(brief_tokens=40))
     assert "note: these are all" not in answer.brief  # the budget cut the brief
-    assert answer.text == "At 1 s, the red train leaves." and llm.kinds == [READER, LOOKER]
+    assert answer.text == "At 1 s, the red train leaves." and llm.kinds == [READER, NOW]
+    assert llm.calls[1][0] == llm.calls[0][0]  # the reading's system prompt
+    assert llm.calls[1][1].content.startswith(llm.calls[0][1].content.split("\n\nQuestion:")[0])
     assert answer.usage.calls == 2
     last = next(n for n in answer.tree if n.status == "answer")
     read, found, _ = answer.tree.path(last.id)[1:]
@@ -156,22 +160,37 @@ def test_the_code_looks_up_what_the_reading_asks_for(known: Any, minilm: Any) ->
 
 def test_a_whole_brief_is_answered_again_without_a_search(known: Any, minilm: Any) -> None:
     """The brief shows every line of the video: a search can add nothing, so the answer call reads
-    the brief and the question alone, in the answer format the reading had."""
-    llm = ScriptedChat([], routes={READER: ["Look up: the train"], LOOKER: ["Answer: At 1 s."]})
+    the brief, the request to answer now and the question, after the reading's system prompt."""
+    llm = ScriptedChat([], routes={READER: ["Look up: the train"], NOW: ["Answer: At 1 s."]})
     tool = FindWhen()
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[tool, finish_tool()])
     assert "note: these are all" in answer.brief
-    assert answer.text == "At 1 s." and llm.kinds == [READER, LOOKER]
+    assert answer.text == "At 1 s." and llm.kinds == [READER, NOW]
     assert [n.step.action for n in answer.tree.path(len(answer.tree) - 1)[1:] if n.step] == [READ, "finish"]
-    system, user = llm.calls[1]
+    (system, user), (first_system, first_user) = llm.calls[1], llm.calls[0]
+    assert system == first_system
+    brief, question = first_user.content.split("\n\nQuestion:")
+    assert user.content.startswith(brief) and user.content.endswith("Question:" + question)
+    assert NOW in user.content.removeprefix(brief)
+
+
+def test_a_lookup_asked_again_gets_the_separate_answer_prompt(known: Any, minilm: Any) -> None:
+    """Asked to answer now, the model may ask to look up once more: the separate look_up prompt
+    (no lookups in it) answers then. Three calls."""
+    llm = ScriptedChat([], routes={READER: ["Look up: the train"], NOW: ["Look up: the train again"],
+                                   LOOKER: ["Answer: At 1 s."]})
+    answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()])
+    assert answer.text == "At 1 s." and llm.kinds == [READER, NOW, LOOKER] and answer.usage.calls == 3
+    system, user = llm.calls[2]
     assert "Answer: <the answer" in system.content and "Look up" not in system.content
-    assert user.content == llm.calls[0][1].content  # the brief and the question, nothing else
+    assert NOW not in user.content and user.content.endswith("Question: When is the red train mentioned?\nVideo: vA")
 
 
 def test_no_answer_after_the_lookup_hands_over_to_the_tools(known: Any, minilm: Any) -> None:
-    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: the train"], LOOKER: ["Look up: more"]})
+    llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Look up: the train"], NOW: ["Look up: more"],
+                                                     LOOKER: ["Look up: more"]})
     answer = ask("When is the red train mentioned?", _ctx(known, llm, minilm), tools=[FindWhen(), finish_tool()])
-    assert answer.text == "At 1 s." and llm.kinds == [READER, LOOKER, "chain"]
+    assert answer.text == "At 1 s." and llm.kinds == [READER, NOW, LOOKER, "chain"]
     read = answer.tree[1]
     assert read.status == "failure" and read.note.endswith("the tools look it up")
     assert read.id not in [n.id for n in answer.tree.path(next(n for n in answer.tree if n.status == "answer").id)]

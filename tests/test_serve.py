@@ -328,10 +328,10 @@ def test_a_locked_memory_is_503_in_words(serve_memory: Path, tmp_path: Path) -> 
 
 def test_ask_streams_events(serve_memory: Path) -> None:
     from agents import ToolContext
-    from tests.planner_fakes import READER, ScriptedChat
+    from tests.planner_fakes import NOW, READER, ScriptedChat
 
     def context(memory: Memory, video_id: str | None) -> ToolContext:
-        chat = ScriptedChat(["At 1.6 s."], routes={READER: ["Look up: the times"]})
+        chat = ScriptedChat([], routes={READER: ["Look up: the times"], NOW: ["At 1.6 s."]})
         return ToolContext(memory, chat, video_id)
 
     with TestClient(create_app(str(serve_memory), hold_s=0, context_factory=context)) as c:

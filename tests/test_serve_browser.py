@@ -30,7 +30,7 @@ from PIL import Image, ImageStat  # noqa: E402
 from agents import ToolContext  # noqa: E402
 from memory import Memory  # noqa: E402
 from tests.conftest import XSS_TEXT  # noqa: E402
-from tests.planner_fakes import LOOKER, READER, ScriptedChat, act, finish  # noqa: E402
+from tests.planner_fakes import LOOKER, NOW, READER, ScriptedChat, act, finish  # noqa: E402
 from vidmem.serve import create_app  # noqa: E402
 
 ANSWER = "The speaker mentions the train at the start."
@@ -39,7 +39,8 @@ ANSWER = "The speaker mentions the train at the start."
 def _scripted_context(memory: Memory, video_id: str | None) -> ToolContext:
     chat = ScriptedChat(  # the reading and the answer after the code's lookup both ask more: the tool chain runs
         [act("get_transcript", "", "read what is said"), finish(ANSWER)],
-        routes={READER: ["Look up: what is said"], LOOKER: ["Look up: the transcript"]},
+        routes={READER: ["Look up: what is said"], NOW: ["Look up: the transcript"],
+                LOOKER: ["Look up: the transcript"]},
     )
     return ToolContext(memory, chat, video_id)
 
@@ -230,7 +231,7 @@ def test_ask_streams_steps_and_answers_with_clickable_times(server: str, page: A
     page.click("#ask")
     page.wait_for_selector("#answer-box:not([hidden])", timeout=30000)
     assert page.locator("#answer").inner_text().startswith(ANSWER)
-    assert page.locator("#steps li").count() == 4  # every model call (two readings, two tool steps) as it came
+    assert page.locator("#steps li").count() == 5  # every model call (three readings, two tool steps) as it came
     assert "tokens" in page.locator("#cost").inner_text()
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the answer's evidence runs {overflow} px past the window's right edge"
