@@ -366,11 +366,11 @@ class Chain:
         # test10's lookups (shown its own "Look up:" as an earlier turn, the model asked again 18 of 23 times)
         text, usage = self._plain_call("planner:read_first",
                                        [*parts, prompt("planner:look_up_now").text, tree.question])
-        answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+        answer = _answer_not_lookup(text)
         if answer is None:
             text, more = self._plain_call("planner:look_up", [*parts, tree.question])
             usage = usage + more
-            answer = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+            answer = _answer_not_lookup(text)
         how = "over the whole text again" if self.ctx.brief_whole else f"with {tool.name}"
         last = tree.add(node.id, "step", planner_step(FINISH, f"answer after looking up {wanted[:80]!r} {how}",
                                                       text.strip(), usage, answer or "", final=answer is not None))
@@ -492,7 +492,7 @@ class Chain:
             [self.ctx.brief or "", prompt("planner:mark_check").text, f"The line marked best match: {line}",
              tree.question],
         )
-        again = plain_answer(text) if not _LOOKUP_LINE.search(text) else None
+        again = _answer_not_lookup(text)
         step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         note = "read again from the best match" if again else "no answer on a second reading; the answer stands"
         return self._takes_over(tree, read, step, again or answer, note)
@@ -537,6 +537,11 @@ _VERDICT = re.compile(r"\b(YES|NO)\b")
 _LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
 _ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)
+
+
+def _answer_not_lookup(text: str) -> str | None:
+    """`plain_answer` of a follow-up reply, None when it asks to look up once more."""
+    return None if _LOOKUP_LINE.search(text) else plain_answer(text)
 
 
 def plain_answer(text: str) -> str | None:

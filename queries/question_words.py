@@ -44,9 +44,10 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
     each piece pieces bit bits heading headline overlay subtitle banner"""))
-#: Two whole classes that frame rather than name, added in full rather than word by word: numbers
-#: written out ("which of the *three* announcements"; speech recognition writes "3" anyway) and the
-#: words that place a thing in a sequence ("which announcement *comes* *last*", "the *final* text").
+#: Two classes of words that frame rather than name, listed as classes rather than the words of one
+#: question (neither list is complete: 'sixty', 'thousand' and 'new' are missing): numbers written
+#: out ("which of the *three* announcements"; speech recognition writes "3" anyway) and the words that
+#: place a thing in a sequence ("which announcement *comes* *last*", "the *final* text").
 #: Digits stay subjects: "2583" is a thing to find.
 NUMBER_WORDS = frozenset(re.findall(r"\w+", """
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
