@@ -166,8 +166,9 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     marked line is on; for a question asking what (where, why, ...) of one video, when the answer holds
     no word of the marked line beyond the question's own; for a mark on a count, when the answer names
     none of its numbers; for an answer that says no or nothing, when it passes over a mark holding
-    what the question asks about (`_denied_mark`). None otherwise, and for multiple-choice briefs
-    (their choices are checked apart).
+    what the question asks about (`_denied_mark`) or a count above zero that the code made for just
+    what is asked (`counted_answer`: "The video does not show any spoken announcements." beside 3 of
+    them counted). None otherwise, and for multiple-choice briefs (their choices are checked apart).
 
     The small model quoted the line before the mark: "A ticket to Dublin ..." with '<- best match'
     on "The museum is closed ..." for what was announced as CALL BACK LATER appeared. On dev, the
@@ -181,6 +182,8 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     if top is None:
         return None
     if denies(answer):
+        if top.kind == "count" and max(_counted(top)) > 0 and counted_answer(brief, max_tokens=max_tokens):
+            return marked_line(brief, top)  # "no announcements" beside the code's count of 3 of them
         return _denied_mark(brief, top, answer)
     if top.kind == "count":
         said = {float(n) for n in _NUMBER.findall(number_words_to_digits(answer))}
@@ -230,15 +233,15 @@ def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:
     return top if top is not None and any(i is top for i in shown) else None
 
 
-def _holds_asked(brief: Brief, top: BriefItem) -> bool:
-    """Whether the marked line is about what a single-video question asks: a line (not a count) that
-    holds two of its subject words (the same words: 'pottery' is no 'potter'), the brief having found
-    every word it names somewhere in the video. One shared word is no sign of it: 'news' of "Is there
-    any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
+def _holds_asked(brief: Brief, top: BriefItem, text: str | None = None) -> bool:
+    """Whether the marked line (or `text`) is about what a single-video question asks: a line (not a
+    count) that holds two of its subject words (the same words: 'pottery' is no 'potter'), the brief
+    having found every word it names somewhere in the video. One shared word is no sign of it: 'news'
+    of "Is there any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
     if top.kind == "count" or brief.archive or brief.absent:  # what the video lacks: the code's to say
         return False
     asked = set(stems(subject_words(brief.question)))
-    return len(asked & set(stems(content_words(top.row_text)))) >= min(2, len(asked)) > 0
+    return len(asked & set(stems(content_words(text or top.row_text)))) >= min(2, len(asked)) > 0
 
 
 def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
@@ -248,8 +251,11 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     beside the marked "A green parrot called Kiwi is missing ...". A no that rests on the mark ("No,
     the library is closed today") holds a word of it beyond the question's own, and is left alone;
     so are counts (none seen is a count) and questions whose words the video lacks (`Brief.absent`:
-    the absence check's business) or that span the archive."""
-    if not _holds_asked(brief, top):
+    the absence check's business) or that span the archive. A mark found next to the line the question
+    names holds it through that line (`BriefItem.anchor`): "What comes next after the announcement
+    about the code for the storage room?", marked on the line after "The code for the storage room is
+    3145.", was answered that the memory does not show it."""
+    if not (_holds_asked(brief, top) or (top.anchor is not None and _holds_asked(brief, top, top.anchor))):
         return None
     own = set(content_words(brief.question))
     return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)

@@ -840,7 +840,7 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
                 f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
-                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]),
+                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
             ))
     return out
 

@@ -48,6 +48,7 @@ class BriefItem:
     line: int | None = None
     noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
     context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
+    anchor: str | None = None  # an order item found next to another line ("what comes after X"): X's text
 
     def overlaps(self, start_s: float | None, end_s: float | None) -> bool:
         """Whether the item's span meets start_s..end_s (False when either has no times)."""

@@ -378,6 +378,52 @@ def test_an_announcement_count_off_the_turns_is_replaced_by_them(known: Any, min
     assert answer.text.endswith("(counted in the memory).") and answer.usage.calls == 1
 
 
+@pytest.mark.parametrize(("question", "counted"), [
+    ("How many separate announcements does the speaker make?", "3 separate stretches of speech"),
+    (PEOPLE_AT_2, COUNTED),
+])  # fmt: skip
+def test_a_denial_beside_a_count_above_zero_is_replaced_by_it(
+    known: Any, minilm: Any, question: str, counted: str
+) -> None:
+    """"The video does not show any spoken announcements." was answered beside 3 of them counted: a
+    count the code made for just what is asked, above zero, answers instead, with no call."""
+    llm = ScriptedChat([], routes={READER: ["Answer: The video does not show any of them."]})
+    answer = ask(question, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER] and answer.text.startswith(counted) and answer.usage.calls == 1
+
+
+def test_a_denial_beside_a_count_of_zero_stands(known: Any, minilm: Any) -> None:
+    """No car is tracked at 15 s: "none" is the count, not a reading to replace."""
+    asked = "How many cars are visible 15 seconds in?"
+    brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None and brief.best_match.kind == "count", brief
+    assert brief.best_match.text.endswith("no car visible")
+    assert passed_over_mark(brief, "No car is visible at 15 s.", max_tokens=600) is None, brief.best_match
+
+
+def test_a_denial_passing_over_the_line_after_the_one_asked_about_is_read_again(known: Any, minilm: Any) -> None:
+    """"What comes next after the announcement about the code for the storage room?" was answered that
+    the memory does not show it, with the next line marked: the line the question names (the mark's
+    anchor) holds what is asked, so the mark is read again. A question naming what the video lacks
+    ('Paris': the absence check's business), and an answer that rests on the mark, stand."""
+    asked = "What is said right after the announcement about the red train leaving the station?"
+    brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
+    top = brief.best_match if brief is not None else None
+    assert top is not None and top.kind == "order" and top.row_text.startswith("Please count the people")
+    assert top.anchor is not None and top.anchor.startswith("The red train")
+    mark = passed_over_mark(brief, "The memory does not show it.", max_tokens=600)
+    assert mark is not None and mark.startswith("5-7 s") and "Please count the people" in mark
+    assert passed_over_mark(brief, "Nothing; they ask to count the people.", max_tokens=600) is None
+    other = build_brief("What is said right after the announcement about the train to Paris?",
+                        _ctx(known, ScriptedChat([]), minilm))
+    assert other is not None and other.best_match is not None and other.best_match.anchor is not None
+    assert passed_over_mark(other, "The memory does not show it.", max_tokens=600) is None
+    llm = ScriptedChat([], routes={READER: ["Answer: The memory does not show it."],
+                                   MARKER: ["Answer: Please count the people walking across the square."]})
+    answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.text.startswith("Please count the people")
+
+
 def test_a_texts_count_off_the_one_the_code_made_is_replaced_by_it(known: Any, minilm: Any) -> None:
     """'every' and 'pieces' name nothing besides what is counted: the code's count answers."""
     llm = ScriptedChat([], routes={READER: ["Answer: 4"]})
