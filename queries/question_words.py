@@ -44,10 +44,11 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
     each piece pieces bit bits heading headline overlay subtitle banner"""))
-#: Two classes of words that frame rather than name, listed as classes rather than the words of one
-#: question (neither list is complete: 'sixty', 'thousand' and 'new' are missing): numbers written
-#: out ("which of the *three* announcements"; speech recognition writes "3" anyway) and the words that
-#: place a thing in a sequence ("which announcement *comes* *last*", "the *final* text").
+#: Three classes of words that frame rather than name, listed as classes rather than the words of one
+#: question (the number list is not complete: 'sixty' and 'thousand' are missing): numbers written
+#: out ("which of the *three* announcements"; speech recognition writes "3" anyway), the words that
+#: place a thing in a sequence ("which announcement *comes* *last*", "the *final* text") and those that
+#: place it against the present ("the last *new* text", "where does it stop *now*").
 #: Digits stay subjects: "2583" is a thing to find.
 NUMBER_WORDS = frozenset(re.findall(r"\w+", """
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
@@ -57,7 +58,9 @@ ORDER_WORDS = frozenset(re.findall(r"\w+", """
     come comes came coming follow follows followed following precede precedes preceded preceding previous
     prior final finally last latest earliest initial initially begin begins began beginning ending ends
     opening closing subsequent order sequence"""))
-FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS
+RECENCY_WORDS = frozenset(re.findall(r"\w+", """
+    new newer newest recent recently current currently now anymore"""))
+FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

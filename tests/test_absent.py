@@ -33,6 +33,10 @@ def known(known_memory: Path) -> Any:
         ("Why would someone need the number 2583?", ["someone", "need", "2583"]),  # a number is a subject
         ("When is 'GATE 5' shown?", []),  # quoted text is checked whole, not word by word
         ("How many people cross the road?", ["people", "cross", "road"]),  # no categories given: people is a word
+        # numbers in words, a place in a sequence, a place against the present: frame words, as classes
+        ("Which of the three announcements comes last?", []),
+        ("What's the last new text to show up?", []),
+        ("Where does the coach stop now?", ["coach", "stop"]),
     ],
 )
 def test_subject_words(question: str, words: list[str]) -> None:
