@@ -44,7 +44,14 @@ from typing import Any
 from memory import Memory
 from queries import _checks
 from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value
-from queries.brief_counts import count_items, distinct_text_items, fold_text, speech_turn_items, visible_items
+from queries.brief_counts import (
+    count_items,
+    distinct_text_items,
+    fold_text,
+    nth_text_items,
+    speech_turn_items,
+    visible_items,
+)
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
@@ -350,6 +357,8 @@ def evidence_brief(
         for cat in cats:
             items += visible_items(memory, vid, cat, counting)
         order = _order_items(memory, vid, question, encoder)
+        if not order:  # "the last new text to show up": which of the texts, by when each first appeared
+            order = nth_text_items(memory, vid, facts, question, windows)
         items += order
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question, windows)

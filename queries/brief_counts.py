@@ -2,7 +2,8 @@
 
 Objects at a question's instant or the most at once in its window (`count_items`), when an object
 category is visible (`visible_items`), the different on-screen texts and where on the frame each
-shows (`distinct_text_items`), and the separate stretches of speech (`speech_turn_items`). Which of
+shows (`distinct_text_items`), which of them appeared first or last (`nth_text_items`), and the
+separate stretches of speech (`speech_turn_items`). Which of
 them a question asks for is `queries.brief`'s decision; each here reads the memory and makes its
 `BriefItem`s, with the SQL that gives their rows again.
 """
@@ -22,6 +23,8 @@ __all__ = [
     "count_items",
     "distinct_text_items",
     "fold_text",
+    "nth_text",
+    "nth_text_items",
     "speech_turn_items",
     "speech_turns",
     "visible_items",
@@ -143,6 +146,74 @@ def distinct_text_items(
     counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
+
+
+_TEXT_NOUN = r"(?:texts?|signs?|captions?|overlays?|headings?|banners?|titles?|headlines?|messages?|notices?)"
+#: "What's the last new text to show up?", "the final caption to appear", "what text shows up first":
+#: an ordinal of the on-screen texts themselves (not "the last minute", nor "when does 'X' first appear").
+_NTH_TEXT = (
+    re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:(?:new|different|distinct|on-?screen|written|"
+               r"piece\s+of|bit\s+of)\s+)*" + _TEXT_NOUN + r"\b", re.I),
+    re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
+               r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
+)
+_NTH = {"first": "first", "earliest": "first", "last": "last", "final": "last", "latest": "last", "newest": "last"}
+#: Two texts that appear within this many seconds of each other have no order a question can ask for.
+NTH_TIE_S = 1.0
+
+
+def nth_text(question: str) -> str | None:
+    """'first' or 'last' when the question asks which on-screen text appeared first or last.
+
+    >>> nth_text("What's the last new text to show up?"), nth_text("what text shows up first")
+    ('last', 'first')
+    >>> nth_text("When does 'EXIT' first appear?"), nth_text("In the last minute, what does the sign say?")
+    (None, None)
+    """
+    for pattern in _NTH_TEXT:
+        m = pattern.search(question)
+        if m:
+            return _NTH[m.group(1).lower()]
+    return None
+
+
+def nth_text_items(
+    memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = ()
+) -> list[BriefItem]:
+    """The different on-screen text (`distinct_text_items`' texts, likely OCR noise left out) that first
+    appeared earliest or latest (`nth_text`), at the place on the frame the question names and within
+    its time windows, as one line the brief marks: "what's the final caption to appear?" was answered
+    with the video's first text, every text shown in time order. None when two appear within
+    `NTH_TIE_S` of each other at that end (no one answer), and for a question that asks no ordinal."""
+    which = nth_text(question)
+    if which is None:
+        return []
+    texts = [(t, a, b) for t, a, b in facts.texts if not windows or any(w.overlaps(a, b) for w in windows)]
+    spans = video_span_places(memory, vid)
+    firsts: dict[str, dict[str, Any]] = {}  # folded text -> its first span's row
+    for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist():
+        firsts.setdefault(fold_text(r["text"]), r)
+    want = asked_place(question)
+    if want is not None:
+        texts = [(t, a, b) for t, a, b in texts
+                 if spans.get(firsts.get(fold_text(t), {}).get("item_id"), (None, None))[0] == want]
+    if not texts:
+        return []
+    texts.sort(key=lambda x: x[1], reverse=which == "last")
+    if len(texts) > 1 and abs(texts[0][1] - texts[1][1]) < NTH_TIE_S:
+        return []
+    text, start, end = texts[0]
+    row = firsts.get(fold_text(text))
+    if row is None:
+        return []
+    place, line = spans.get(row["item_id"], (None, None))
+    where = f" ({place})" if place else ""
+    label = f"{which} of {len(texts)} different texts" + (f" at the {want}" if want else "") + " to appear"
+    return [BriefItem(
+        "order", vid, start, end, f'on-screen text{where} {label}: "{clip_text(text)}"', 1.0,
+        recorded_sql(_DISTINCT_SQL, vid), ({**row, "start_s": start, "end_s": end},), "ocr_spans",
+        int(row["item_id"]), place=place, line=line,
+    )]
 
 
 _TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript " \

@@ -459,6 +459,32 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
     assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
 
 
+@pytest.mark.parametrize(("question", "marked"), [
+    ("What's the last new text to show up?", 'on-screen text (bottom) last of 3 different texts to appear: '
+                                             '"CAMERA 2 NORTH GATE"'),
+    ("what text shows up first", 'on-screen text (top) first of 3 different texts to appear: "PLATFORM 9 EXIT"'),
+    ("What is the final sign at the top?", 'on-screen text (top) last of 2 different texts at the top to appear: '
+                                           '"PLATFORM 10"'),
+    ("In the first 12 seconds, what is the last text to appear?",  # PLATFORM 10 comes up at 10 s
+     'on-screen text (top) last of 2 different texts to appear: "PLATFORM 10"'),
+])  # fmt: skip
+def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, marked: str) -> None:
+    """"What's the final caption to appear?" was answered with the video's first text, every text
+    shown in time order: which text appeared first or last is the code's to find."""
+    brief = evidence_brief(placed, question, video_id="vA")
+    assert brief.best_match is not None and brief.best_match.text == marked
+    assert brief.best_match.source == "ocr_spans" and brief.best_match.row_keys
+
+
+@pytest.mark.parametrize("question", [
+    "In the last minute, what does the sign say?",  # a time, not an ordinal of the texts
+    "When does 'PLATFORM 9 EXIT' first appear?",
+])  # fmt: skip
+def test_no_ordinal_of_the_texts_no_first_or_last_mark(placed: Any, question: str) -> None:
+    brief = evidence_brief(placed, question, video_id="vA")
+    assert not any("different texts" in i.text and "to appear" in i.text for i in brief.items)
+
+
 @pytest.mark.parametrize("question", [
     "How many separate announcements does the speaker make?", "Count the spoken announcements: how many are there?",
     "Over the whole video, how many different things does the voice announce?",
