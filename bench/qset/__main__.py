@@ -13,7 +13,8 @@ generator (--check and --questions are refused, --no-videos does nothing); `held
 (HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
 `heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
 from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions
-(heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise."""
+(heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
+only (HELDOUT12_VIDEOS), its questions to be written from heldout12_facts.md."""
 
 import argparse
 import sys
@@ -33,6 +34,7 @@ from bench.qset.spec import (
     HELDOUT9_VIDEOS,
     HELDOUT10_VIDEOS,
     HELDOUT11_VIDEOS,
+    HELDOUT12_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -76,6 +78,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout9": (None, None, HELDOUT9_VIDEOS),
     "heldout10": (None, None, HELDOUT10_VIDEOS),
     "heldout11": (None, None, HELDOUT11_VIDEOS),
+    "heldout12": (None, None, HELDOUT12_VIDEOS),
 }
 
 
