@@ -14,7 +14,7 @@ generator (--check and --questions are refused, --no-videos does nothing); `held
 `heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
 from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions
 (heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
-only (HELDOUT12_VIDEOS), its questions to be written from heldout12_facts.md."""
+only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise."""
 
 import argparse
 import sys
