@@ -193,10 +193,13 @@ def nth_text_items(
     firsts: dict[str, dict[str, Any]] = {}  # folded text -> its first span's row
     for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist():
         firsts.setdefault(fold_text(r["text"]), r)
+    def place_of(text: str) -> str | None:
+        row = firsts.get(fold_text(text))
+        return spans[row["item_id"]][0] if row is not None and row["item_id"] in spans else None
+
     want = asked_place(question)
     if want is not None:
-        texts = [(t, a, b) for t, a, b in texts
-                 if spans.get(firsts.get(fold_text(t), {}).get("item_id"), (None, None))[0] == want]
+        texts = [(t, a, b) for t, a, b in texts if place_of(t) == want]
     if not texts:
         return []
     texts.sort(key=lambda x: x[1], reverse=which == "last")
