@@ -28,8 +28,8 @@ from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
 __all__ = [
-    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark", "with_brief",
-    "with_file_names", "yes_no_line",
+    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark",
+    "related_answer", "with_brief", "with_file_names", "yes_no_line",
 ]
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
                    unstated=brief.absent.unstated_answer(),
                    brief_whole=shows_all_text(brief, max_tokens), mark_check=check_mark,
                    counted=counted_answer(brief, max_tokens=max_tokens),
+                   related=related_answer(brief, max_tokens=max_tokens),
                    yes_no=yes_no_line(brief, max_tokens=max_tokens))
 
 
@@ -90,6 +91,21 @@ def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     if top.start_s is not None and top.start_s == top.end_s and ": " in top.text:  # 'count at 20 s: 7 person visible'
         return f"{top.text.split(': ', 1)[1]} at {seconds_text(top.start_s)} (counted in the memory)."
     return f"{top.text} (counted in the memory)."
+
+
+def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
+    """The brief's shown best match as an answer (the line and its time), when the code found it next to
+    the line the question names (`BriefItem.anchor`: "what comes next after the announcement about the
+    code for the storage room?") and that line holds what is asked (`_holds_asked`). Shown the mark,
+    and shown it once more alone, the small model answered that the memory does not show it. None
+    otherwise and for multiple choice."""
+    if brief is None:
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is None or top.anchor is None or not _holds_asked(brief, top, top.anchor):
+        return None
+    verb = "shown" if top.source == "ocr_spans" else "said"
+    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

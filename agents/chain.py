@@ -476,7 +476,8 @@ class Chain:
         gives one; an answer that already says the memory lacks it is left to `ctx.mark_check`, which
         reads it again only when the mark holds what the question names (the absence check has the
         rest). A count the code made for just what the question counts (`ctx.counted`) replaces an
-        answer with another number, with no call."""
+        answer with another number, with no call. A denial whose second reading asks to look up again
+        takes the mark the code found next to the line asked about (`ctx.related`), when there is one."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
         line = passed_over(answer) if passed_over is not None else None
@@ -493,8 +494,10 @@ class Chain:
              tree.question],
         )
         again = _answer_not_lookup(text)
-        step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         note = "read again from the best match" if again else "no answer on a second reading; the answer stands"
+        if again is None and denies(answer) and self.ctx.related is not None:
+            again, note = self.ctx.related, "no answer on a second reading; the line found next to the one asked about"
+        step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         return self._takes_over(tree, read, step, again or answer, note)
 
     @staticmethod

@@ -422,6 +422,11 @@ def test_a_denial_passing_over_the_line_after_the_one_asked_about_is_read_again(
                                    MARKER: ["Answer: Please count the people walking across the square."]})
     answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [READER, MARKER] and answer.text.startswith("Please count the people")
+    # a second reading that asks to look up again: the line the code found next to the one asked about
+    llm = ScriptedChat([], routes={READER: ["Answer: The memory does not show it."], MARKER: ["Look up: more"]})
+    answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER]
+    assert answer.text == '"Please count the people walking across the square." is said at 5-7 s.'
 
 
 def test_a_texts_count_off_the_one_the_code_made_is_replaced_by_it(known: Any, minilm: Any) -> None:
