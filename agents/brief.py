@@ -102,7 +102,7 @@ def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     if brief is None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
-    if top is None or top.anchor is None or not _holds_asked(brief, top, top.anchor):
+    if top is None or not _anchor_holds_asked(brief, top):
         return None
     verb = "shown" if top.source == "ocr_spans" else "said"
     return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
@@ -260,6 +260,11 @@ def _holds_asked(brief: Brief, top: BriefItem, text: str | None = None) -> bool:
     return len(asked & set(stems(content_words(text or top.row_text)))) >= min(2, len(asked)) > 0
 
 
+def _anchor_holds_asked(brief: Brief, top: BriefItem) -> bool:
+    """Whether the line the mark was found next to (`BriefItem.anchor`) holds what is asked."""
+    return top.anchor is not None and _holds_asked(brief, top, top.anchor)
+
+
 def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     """The marked line, when an answer that says no or nothing (`denies`) passes over a mark that holds
     what the question asks about (`_holds_asked`): "Has a parrot gone missing, or does the
@@ -271,7 +276,7 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     names holds it through that line (`BriefItem.anchor`): "What comes next after the announcement
     about the code for the storage room?", marked on the line after "The code for the storage room is
     3145.", was answered that the memory does not show it."""
-    if not (_holds_asked(brief, top) or (top.anchor is not None and _holds_asked(brief, top, top.anchor))):
+    if not (_holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
         return None
     own = set(content_words(brief.question))
     return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)

@@ -193,13 +193,14 @@ def nth_text_items(
     firsts: dict[str, dict[str, Any]] = {}  # folded text -> its first span's row
     for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist():
         firsts.setdefault(fold_text(r["text"]), r)
-    def place_of(text: str) -> str | None:
+
+    def place_of(text: str) -> tuple[str | None, int | None]:  # (place, line) of the text's first span
         row = firsts.get(fold_text(text))
-        return spans[row["item_id"]][0] if row is not None and row["item_id"] in spans else None
+        return spans[row["item_id"]] if row is not None and row["item_id"] in spans else (None, None)
 
     want = asked_place(question)
     if want is not None:
-        texts = [(t, a, b) for t, a, b in texts if place_of(t) == want]
+        texts = [(t, a, b) for t, a, b in texts if place_of(t)[0] == want]
     if not texts:
         return []
     texts.sort(key=lambda x: x[1], reverse=which == "last")
@@ -209,7 +210,7 @@ def nth_text_items(
     row = firsts.get(fold_text(text))
     if row is None:
         return []
-    place, line = spans.get(row["item_id"], (None, None))
+    place, line = place_of(text)
     where = f" ({place})" if place else ""
     label = f"{which} of {len(texts)} different texts" + (f" at the {want}" if want else "") + " to appear"
     return [BriefItem(
