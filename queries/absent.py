@@ -26,6 +26,7 @@ from memory import Memory
 from queries.question_words import (
     AUXILIARIES,
     QUOTED,
+    STOPWORDS,
     VALUE_WORDS,
     asked_value,
     forms_pattern,
@@ -172,23 +173,34 @@ def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Se
     return [s for s in subject_words(question, categories) if s.lower() not in named]
 
 
-#: A noun that names the video itself, and the word before it that says which ("the rabbit cartoon",
-#: "in the dinner video", "the chauffeur clip").
-_VIDEO_NOUN = re.compile(r"\b([\w'-]+\s+)?(video|clip|cartoon|footage|recording|film|movie|animation)s?\b", re.I)
+#: A noun that names the video itself, and up to three words before it that say which ("the rabbit
+#: cartoon", "in the campus square video", "the back-seat car clip").
+_VIDEO_NOUN = re.compile(r"\b((?:[\w'-]+\s+){0,3})(video|clip|cartoon|footage|recording|film|movie|animation)s?\b",
+                         re.I)
 
 
 def video_words(question: str) -> set[str]:
     """The words of `question` that name the video rather than a thing in it: a video noun and the
-    word before it. A rabbit that is only drawn is neither said, written nor tracked: "nothing in
-    this video mentions 'rabbit'" answered "rabbit cartoon, final stretch: what does the caption at
-    the bottom say?".
+    words right before it, back to the first grammar word. A rabbit that is only drawn is neither
+    said, written nor tracked: "nothing in this video mentions 'rabbit'" answered "rabbit cartoon,
+    final stretch: what does the caption at the bottom say?"; "In the campus square video, which is
+    announced first?" was answered that nothing mentions 'campus'.
 
     >>> sorted(video_words("Rabbit cartoon, 25 seconds: what is the heading?"))
     ['cartoon', 'rabbit']
-    >>> sorted(video_words("In the dinner video, who won?")), video_words("Who won the quiz?")
-    (['dinner', 'video'], set())
+    >>> sorted(video_words("In the back-seat car video, who won?")), video_words("Who won the quiz?")
+    (['back', 'back-seat', 'car', 'seat', 'video'], set())
+    >>> sorted(video_words("what is said about the kite in this clip?"))
+    ['clip']
     """
-    return {w.lower() for m in _VIDEO_NOUN.finditer(question) for w in [*(m.group(1) or "").split(), m.group(2)]}
+    out = set()
+    for m in _VIDEO_NOUN.finditer(question):
+        out.add(m.group(2).lower())
+        for word in reversed(m.group(1).lower().split()):
+            if word in STOPWORDS or word.partition("'")[0] in STOPWORDS or word in AUXILIARIES:
+                break
+            out |= {word, *re.findall(r"[a-z0-9]+", word)}
+    return out
 
 
 def _file_words(memory: Memory, video_id: str) -> set[str]:
@@ -210,13 +222,15 @@ def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
     (('library',), ())
     >>> look_alikes(["toymaker"], "The toy shop closes early."), look_alikes(["toymaker"], "Ask the toy maker.")
     (('toy',), ())
+    >>> look_alikes(["fastest"], "The plane is faster."), look_alikes(["roofer"], "The roof leaks.")
+    ((), ('roof',))
     """
     out = []
     lower = text.lower()
     for t in dict.fromkeys(re.findall(r"[a-z]+", lower)):
         for w in (w.lower() for w in words):
-            if re.fullmatch(forms_pattern(w), t) or re.fullmatch(forms_pattern(t), w):
-                continue  # a form of the word ('trains', 'announced'): the word itself is there
+            if re.fullmatch(forms_pattern(w), t) or re.fullmatch(forms_pattern(t), w) or _superlative_of(t, w):
+                continue  # a form of the word ('trains', 'announced', 'faster'): the word itself is there
             shared = len(_common_prefix(t, w))
             begins = shared == len(t) >= 3 and len(w) - shared >= 3  # 'toy' begins 'toymaker'
             if begins and re.search(rf"\b{t}[\s-]+{w[shared:]}", lower):
@@ -225,6 +239,22 @@ def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
                 out.append(t)
                 break
     return tuple(out)
+
+
+def _superlative_of(a: str, b: str) -> bool:
+    """Whether one of two words is the superlative of the other or of its comparative ('fastest' and
+    'faster' or 'fast'; 'cheapest', 'biggest', 'happiest'): "the fastest way" asks what "is faster"
+    says. Not an agent noun ('roofer' is no form of 'roof')."""
+    return (a.endswith("est") or b.endswith("est")) and a != b and _degree(a) == _degree(b)
+
+
+def _degree(word: str) -> str:
+    """`word` without a comparative or superlative ending ('faster', 'fastest': 'fast'; 'biggest': 'big';
+    'happier': 'happy')."""
+    base = re.sub(r"(?<=\w{3})(?:est|er)$", "", word)
+    if base != word and len(base) > 3 and base[-1] == base[-2]:
+        base = base[:-1]  # 'biggest' -> 'bigg' -> 'big'
+    return base[:-1] + "y" if base != word and base.endswith("i") else base
 
 
 def _common_prefix(a: str, b: str) -> str:

@@ -44,12 +44,12 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
     each piece pieces bit bits heading headline overlay subtitle banner"""))
-#: Three classes of words that frame rather than name, listed as classes rather than the words of one
+#: Four classes of words that frame rather than name, listed as classes rather than the words of one
 #: question (the number list is not complete: 'sixty' and 'thousand' are missing): numbers written
 #: out ("which of the *three* announcements"; speech recognition writes "3" anyway), the words that
 #: place a thing in a sequence ("which announcement *comes* *last*", "the *final* text") and those that
-#: place it against the present ("the last *new* text", "where does it stop *now*").
-#: Digits stay subjects: "2583" is a thing to find.
+#: place it against the present ("the last *new* text", "where does it stop *now*"), and those that
+#: lay text out (LAYOUT_WORDS). Digits stay subjects: "2583" is a thing to find.
 NUMBER_WORDS = frozenset(re.findall(r"\w+", """
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
     seventeen eighteen nineteen twenty thirty forty fifty hundred dozen half couple pair both single
@@ -60,7 +60,12 @@ ORDER_WORDS = frozenset(re.findall(r"\w+", """
     opening closing subsequent order sequence"""))
 RECENCY_WORDS = frozenset(re.findall(r"\w+", """
     new newer newest recent recently current currently now anymore"""))
-FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS
+#: The words that lay text out on the frame ("the last *second-line* text", "the *lower* *row*"):
+#: nothing a video says or shows needs them to be about its subject.
+LAYOUT_WORDS = frozenset(re.findall(r"\w+", """
+    line lines row rows upper lower corner corners edge side overlays banners subtitles headings headlines titles
+    labels boards notices posters lettering onscreen"""))
+FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | LAYOUT_WORDS
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.
