@@ -66,7 +66,7 @@ from queries.question_words import (
     subject_words,
 )
 from queries.run import run_sql
-from queries.screen_places import asked_line, asked_place, video_span_places
+from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
 from queries.text_noise import noisy_spans
@@ -82,6 +82,7 @@ __all__ = [
     "clip_text",
     "content_words",
     "evidence_brief",
+    "named_sources",
     "object_categories",
     "seconds_text",
     "span_text",
@@ -132,6 +133,14 @@ _AT_START = re.compile(
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
 )
+#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?": the text
+#: that comes up next where X was (same place on the frame, same line).
+_REPLACES = re.compile(
+    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|comes?\s+(?:up\s+)?instead\s+of)\s+(?:the\s+)?"
+    r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
+    r"(?=\s+(?:at|on|in|near|when|while|after|before|of)\b|\s*[?.!,;:]|\s*$)",
+    re.I,
+)
 #: The words that open a count: "how many", "number of", a request "count (up) the".
 _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
@@ -148,8 +157,8 @@ _DISTINCT_TEXTS = re.compile(
 #: announce?": the stretches of speech (turns), counted.
 _SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
 _TEXT_QUESTION = re.compile(
-    r"\b(signs?|texts?|written|writing|read|reads|captions?|titles?|banners?|labels?|board|screen|display|displayed|"
-    r"overlays?|subtitles?|posters?|headlines?|ticker|lettering)\b", re.I
+    rf"\b({_TEXT_NOUNS}|written|read|reads|board|screen|display|displayed|subtitles?|posters?|ticker|lettering)\b",
+    re.I,
 )
 #: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
 #: 'words' only widen the sources shown (_SPEECH_QUESTION), never decide that a
@@ -158,6 +167,9 @@ _SPEECH_WORDS = (r"said|speak|speaks|spoken|speaker|mentions?|mentioned|talk|tal
                  r"announces?|announced|announcements?|speech|tells?|told")
 _SPOKEN = re.compile(rf"\b({_SPEECH_WORDS})\b", re.I)
 _SPEECH_QUESTION = re.compile(rf"\b({_SPEECH_WORDS}|say|says|words?)\b", re.I)
+#: 'read' said of a voice: "while the packing list was being read", "when the warning was read out".
+#: A sign reads (active); a line is read out (passive, or 'out'/'aloud'): speech, not on-screen text.
+_READ_ALOUD = re.compile(r"\b(?:read\s+(?:out|aloud)|(?:is|was|were|are|being|been|gets?|got)\s+read)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -198,8 +210,11 @@ class Brief:
             return counted
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if len(related) > 1 and (want := asked_place(self.question)) is not None:
-            # "the sign at the top while X was said": of the two texts on then, the one at the top
-            related = [i for i in related if i.source == "ocr_spans" and i.place == want] or related
+            # "the sign at the top while X was said": of the two texts on then, the one at the top (and
+            # of two lines there, the asked one: "the heading" is the top's first)
+            want_line = asked_line(self.question)
+            related = [i for i in related if i.source == "ocr_spans" and i.place == want
+                       and line_fits(want_line, i.line)] or related
         if related:
             return related[0] if len(related) == 1 else None
         placed = self._at_asked_place()
@@ -245,7 +260,7 @@ class Brief:
         fits: dict[tuple[str, int], BriefItem] = {}
         for i in self.items:
             if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.place == want and (
-                line is None or i.line == line
+                line_fits(line, i.line)
             ) and (not self.windows or any(i.overlaps(w.start_s, w.end_s) for w in self.windows)):
                 fits.setdefault((i.video_id, i.item_id), i)
         return next(iter(fits.values())) if len(fits) == 1 else None
@@ -437,7 +452,7 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
             if place is not None:
                 item = replace(item, place=place, line=line)
                 if want is not None and item.kind == "hit":
-                    fit = place == want and want_line in (None, line)
+                    fit = place == want and line_fits(want_line, line)
                     item = replace(item, score=item.score * (1.0 if fit else 0.5),
                                    match=min(1.0, item.match + 0.25) if fit else item.match * 0.5)
         out.append(item)
@@ -738,9 +753,12 @@ def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> lis
     return out
 
 
-def _named_sources(text: str) -> set[str]:
+def named_sources(text: str) -> set[str]:
     """The kinds of text `text` names: on-screen text ('the sign'), speech ('announced'), or none."""
     named = set()
+    if _READ_ALOUD.search(text):
+        named.add("transcript")
+        text = _READ_ALOUD.sub(" ", text)
     if _TEXT_QUESTION.search(text):
         named.add("ocr_spans")
     if _SPEECH_QUESTION.search(text):
@@ -750,7 +768,7 @@ def _named_sources(text: str) -> set[str]:
 
 def _wanted_sources(question: str) -> set[str]:
     """The sources a question is about: those it names, else all."""
-    return _named_sources(question) or set(SOURCE_LABELS)
+    return named_sources(question) or set(SOURCE_LABELS)
 
 
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
@@ -787,6 +805,7 @@ _OTHER_NEAR_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
     "AND start_s < ? AND end_s > ? ORDER BY start_s"
 )
+_LATER_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 12"
 _NEIGHBOUR_SQL = {
     "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
     "before": (
@@ -804,7 +823,10 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
     changed = _CHANGES_TO.search(question)
     if changed:
-        relations.append(("after", changed.group(1), wanted))
+        relations.append(("replaced", changed.group(1), wanted))
+    for m in _REPLACES.finditer(question):
+        if content_words(m.group(2)):
+            relations.append(("replaced", m.group(2), wanted))
     for m in _ANCHOR.finditer(question):
         phrase = _quoted_or(m.group(2))
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
@@ -812,8 +834,8 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
             # "What comes next after the announcement about X?" names no kind besides X's: X's next line.
-            named = _named_sources(m.group(0))
-            asked = _named_sources(question[: m.start()] + " " + question[m.end() :])
+            named = named_sources(m.group(0))
+            asked = named_sources(question[: m.start()] + " " + question[m.end() :])
             if len(named) == 1 and (_KINDS - named) <= asked:
                 relation, kinds = f"{relation}:other", sorted(named)
             relations.append((relation, phrase, kinds))
@@ -823,18 +845,23 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
     ]
     for m in starts:
-        named = _named_sources(m.group(0))
+        named = named_sources(m.group(0))
         relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
             continue  # "when X first appears" asks for its first instant, found above
         if content_words(clause):
-            kinds = sorted(_named_sources(clause) or _KINDS)
+            kinds = sorted(named_sources(clause) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:
         anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
+        kind = None  # the neighbour's kind: the anchor's own
+        if anchor is None and set(sources) != _KINDS and ":" not in relation and relation in _NEIGHBOUR_SQL:
+            # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
+            # the sign BOOK FAIR says when it was, and the line asked is the speech just before then
+            anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
         if anchor is None:
             continue
         label = SOURCE_LABELS[anchor.source]
@@ -843,9 +870,12 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             recorded_sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source,
             anchor.item_id,
         ))
-        sql, args = _related_sql(relation, anchor)
-        word = relation.partition(":")[0]
-        for r in run_sql(memory, sql, args).to_pylist():
+        sql, args = _related_sql(relation, anchor, kind)
+        word = {"replaced": "in place of"}.get(relation, relation.partition(":")[0])
+        rows = run_sql(memory, sql, args).to_pylist()
+        if relation == "replaced":
+            rows = _in_its_place(memory, anchor, rows)
+        for r in rows:
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
                 f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
@@ -854,9 +884,23 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     return out
 
 
-def _related_sql(relation: str, anchor: TextHit) -> tuple[str, list[Any]]:
-    """The query for what `relation` ('while', 'at', 'after', 'before', 'after:other', 'before:other') finds
-    next to `anchor`, and its arguments."""
+def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of the texts after `anchor` (in time order), the first at its place and line on the frame (what
+    replaces CAKE SALE at the top is not the line that comes up under it); the first of all when none
+    is, or when the anchor is speech."""
+    if anchor.source != "ocr_spans" or not rows:
+        return rows[:1]
+    places = video_span_places(memory, anchor.video_id)
+    where = places.get(anchor.item_id)
+    same = [r for r in rows if r["source"] == "ocr_spans" and where is not None
+            and places.get(int(r["item_id"])) == where and r["start_s"] >= anchor.end_s - AT_START_S]
+    return same[:1] or rows[:1]
+
+
+def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tuple[str, list[Any]]:
+    """The query for what `relation` ('while', 'at', 'after', 'before', 'after:other', 'before:other',
+    'replaced') finds next to `anchor`, and its arguments; a neighbour of kind `kind`, else of the
+    anchor's own."""
     vid, src = anchor.video_id, anchor.source
     if relation == "while":  # what overlaps it in time, of the other kind
         return _DURING_SQL, [vid, src, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
@@ -866,7 +910,9 @@ def _related_sql(relation: str, anchor: TextHit) -> tuple[str, list[Any]]:
         return _OTHER_NEAR_SQL, [vid, src, anchor.end_s + OTHER_NEAR_S, anchor.end_s]
     if relation == "before:other":  # of the other kind, on in the seconds before it starts
         return _OTHER_NEAR_SQL, [vid, src, anchor.start_s, anchor.start_s - OTHER_NEAR_S]
-    return _NEIGHBOUR_SQL[relation], [vid, src, anchor.start_s]  # its neighbour of its own kind
+    if relation == "replaced":  # the texts after it, for `_in_its_place`
+        return _LATER_SQL, [vid, src, anchor.start_s]
+    return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
 
 
 def _quoted_or(phrase: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from memory import Memory
 from queries.run import run_sql
 
-__all__ = ["ORDINALS", "asked_line", "asked_place", "screen_place", "span_places", "video_span_places"]
+__all__ = ["ORDINALS", "asked_line", "asked_place", "line_fits", "screen_place", "span_places", "video_span_places"]
 
 _PLACES_SQL = (
     "SELECT s.span_id, s.start_s, s.end_s, (s.y1 + s.y2) / 2 / v.height AS y "
@@ -44,9 +44,11 @@ _BELOW_TOP = re.compile(r"\b(?:below|under|underneath|beneath)\s+(?:the\s+)?(?:t
 #: "the lower caption", "the top banner": the place said as an adjective of the text.
 _PLACE_ADJECTIVE = re.compile(r"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:captions?|signs?|"
                               r"texts?|lines?|banners?|overlays?|titles?|labels?|boards?|notices?|subtitles?)\b", re.I)
-_NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)\s+line\b", re.I)
+_NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)[\s-]+lines?\b", re.I)
 #: "the lower of the two top lines": the second line, "the upper of the two lines": the first.
 _OF_TWO_LINES = re.compile(r"\b(lower|bottom|upper|top)\s+of\s+the\s+(?:two\s+)?(?:[\w-]+\s+)?lines\b", re.I)
+#: "the heading", "which headline": the text at the head of the frame, its first line there.
+_HEADING = re.compile(r"\b(?:heading|headline)s?\b", re.I)
 _PLACE_NAMES = {"upper": "top", "lower": "bottom", "centre": "middle", "center": "middle"}
 
 
@@ -57,11 +59,15 @@ def asked_place(question: str) -> str | None:
     ('bottom', 'bottom')
     >>> asked_place("What does the line below the top sign read?"), asked_place("What does the sign say?")
     ('top', None)
+    >>> asked_place("Which heading was up while the bus was announced?")
+    'top'
     """
     if _BELOW_TOP.search(question):
         return "top"
     asked = _ASKED_PLACE.search(question) or _PLACE_ADJECTIVE.search(question)
-    return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower()) if asked else None
+    if asked is None:
+        return "top" if _HEADING.search(question) else None
+    return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower())
 
 
 def asked_line(question: str) -> int | None:
@@ -70,6 +76,8 @@ def asked_line(question: str) -> int | None:
 
     >>> asked_line("Late in the video a second line of text appears under the top sign. What does it say?")
     2
+    >>> asked_line("What heading replaces CAKE SALE?"), asked_line("the newest second line under a heading")
+    (1, 2)
     """
     nth = _NTH_LINE.search(question)
     if nth:
@@ -77,7 +85,15 @@ def asked_line(question: str) -> int | None:
     of_two = _OF_TWO_LINES.search(question)
     if of_two:
         return 2 if of_two.group(1).lower() in ("lower", "bottom") else 1
-    return 2 if _BELOW_TOP.search(question) else None
+    if _BELOW_TOP.search(question):
+        return 2
+    return 1 if _HEADING.search(question) and asked_place(question) == "top" else None
+
+
+def line_fits(wanted: int | None, line: int | None) -> bool:
+    """Whether a text at line `line` of its place (None: alone there) is the asked line `wanted`
+    (None: any); a text alone at its place is its first line."""
+    return wanted is None or (line or 1) == wanted
 
 
 def span_places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]:

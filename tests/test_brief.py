@@ -605,6 +605,9 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
     ("What does the upper banner show?", "top", None),
     ("What does the sign say?", None, None),
     ("What is said at the bottom of the hour?", "bottom", None),  # a place word, not on a frame: no mark follows
+    ("Which heading was up while the bus was announced?", "top", 1),  # a heading heads the frame
+    ("What's the newest second line under a heading?", "top", 2),
+    ("How many second-line texts appear under the heading?", "top", 2),
 ])  # fmt: skip
 def test_the_place_and_line_a_question_asks_for(question: str, place: str | None, line: int | None) -> None:
     assert (asked_place(question), asked_line(question)) == (place, line)
@@ -626,6 +629,7 @@ def two_lines(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     ("What is the second line of the top sign 6 seconds in?", "PLATFORM 10"),
     ("What does the lower caption read?", "CAMERA 2 NORTH GATE"),  # the one text at the bottom, no time asked
     ("6 seconds in, what does the sign at the top read?", None),  # two lines at the top then: no one is it
+    ("6 seconds in, what does the heading read?", "PLATFORM 9 EXIT"),  # the top's first line
     ("What is said while the lower caption is shown?", None),  # asks for speech
 ])  # fmt: skip
 def test_the_one_text_at_the_asked_place_and_line_is_marked(two_lines: Any, question: str, marked: str | None) -> None:
@@ -651,6 +655,10 @@ def top_and_bottom(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any
     ("What was written on the sign at the top while the rain in the mountains was mentioned?", "PLATFORM 10"),
     ("What did the caption at the bottom read while the rain in the mountains was mentioned?", "CAMERA 2 NORTH GATE"),
     ("What was written on screen while the rain in the mountains was mentioned?", None),  # two texts on: no one is it
+    # test12's "what heading was up while the icy road warning was spoken?"; a line read out is speech,
+    # not a text that reads: "the top sign when the fish tank warning was read out" found no sign about fish
+    ("Which heading was up while the rain in the mountains was read out?", "PLATFORM 10"),
+    ("What did the top sign say when the warning about rain in the mountains was being read?", "PLATFORM 10"),
 ])  # fmt: skip
 def test_of_two_texts_on_during_a_line_the_one_at_the_asked_place_is_marked(
     top_and_bottom: Any, question: str, marked: str | None
@@ -778,3 +786,33 @@ def test_briefs_of_one_video_shown_whole_share_all_but_their_tail(known: Any, mi
     lines = heads.pop().split("\n", 1)[1]  # after the intro
     assert "best match" not in lines and " after " not in lines and "then:" not in lines
     assert any("\nbest match for the question: " in t for t in texts)
+
+
+@pytest.fixture(scope="module")
+def replaced(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """vA with 'PLATFORM 9 EXIT' at the top (4-9 s), then 'CAMERA 2 NORTH GATE' at the bottom (9.5-12 s),
+    then 'PLATFORM 10' at the top (13-16 s): the next text in time is not the one in the first's place."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [spans[0], {**spans[1], "start_s": 9.5, "end_s": 12.0, "y1": 420.0, "y2": 450.0},
+                {**spans[0], "span_id": 2, "start_s": 13.0, "end_s": 16.0, "text": "PLATFORM 10"}]
+
+    with open_memory(_va_spans(minilm, tmp_path_factory.mktemp("replaced"), edit), read_only=True) as mem:
+        yield mem
+
+
+@pytest.mark.parametrize("question", [
+    "What heading replaces PLATFORM 9 EXIT at the top?",  # test12's "what heading replaces CAKE SALE at the top"
+    "Which sign takes the place of 'PLATFORM 9 EXIT'?",
+    "What does 'PLATFORM 9 EXIT' change to?",
+])  # fmt: skip
+def test_what_replaces_a_text_is_the_next_one_in_its_place(replaced: Any, question: str) -> None:
+    best = evidence_brief(replaced, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 10", best
+
+
+def test_a_line_asked_about_by_what_only_a_sign_says_is_placed_by_the_sign(known: Any) -> None:
+    """"What does the voice say right before the book fair line?" with the line heard as "bookfare":
+    nothing spoken matched, the sign BOOK FAIR did, and the line asked for is the speech just before it."""
+    brief = evidence_brief(known, "What does the speaker say right before the north gate camera?", video_id="vA")
+    best = brief.best_match
+    assert best is not None and best.source == "transcript" and best.row_text.startswith("Tomorrow it will rain")
