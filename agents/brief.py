@@ -21,7 +21,7 @@ from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
-from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
+from queries.brief import Brief, BriefItem, content_words, evidence_brief, named_sources, seconds_text, span_text
 from queries.errors import QueryError
 from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words, yes_no_question
 from queries.time_phrases import number_words_to_digits, parse_seconds
@@ -69,6 +69,7 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
                    brief_whole=shows_all_text(brief, max_tokens), mark_check=check_mark,
                    counted=counted_answer(brief, max_tokens=max_tokens),
                    related=related_answer(brief, max_tokens=max_tokens),
+                   written=written_answer(brief, max_tokens=max_tokens),
                    yes_no=yes_no_line(brief, max_tokens=max_tokens))
 
 
@@ -106,6 +107,38 @@ def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
         return None
     verb = "shown" if top.source == "ocr_spans" else "said"
     return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
+
+
+def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
+    """The brief's shown best match as an answer ('"FLOOR IS WET" is shown at 104-139 s (bottom).'),
+    when it is on-screen text and the question asks what a text reads (`_asks_wording`). None
+    otherwise and for multiple choice."""
+    if brief is None or not _asks_wording(brief):
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is None or top.source != "ocr_spans":
+        return None
+    where = f" ({top.place_text})" if top.place_text else ""
+    return f'"{top.row_text}" is shown at {span_text(top.start_s, top.end_s)}{where}.'
+
+
+#: "What ...", "which ...": the interrogative of a question for the words of a text (not why or how).
+_WHAT = re.compile(r"\b(?:what|which)\b", re.I)
+
+
+def _asks_wording(brief: Brief) -> bool:
+    """Whether the question asks what an on-screen text of one video reads: it names on-screen text
+    ("the caption", "written", "the sign"), asks what or which, and no count, time, reason or way."""
+    q = brief.question
+    return ("ocr_spans" in named_sources(q) and bool(_WHAT.search(q)) and asks_content(q) and not asks_count(q)
+            and not re.search(r"\b(?:why|how)\b", q, re.I) and not brief.archive)
+
+
+def _quotes(answer: str, text: str) -> bool:
+    """Whether `answer` holds `text`'s words in order (case and punctuation aside): 'The road is icy.'
+    does not quote ICY ROAD."""
+    fold = lambda t: " " + " ".join(re.findall(r"[a-z0-9]+", t.lower())) + " "  # noqa: E731
+    return fold(text).strip() != "" and fold(text) in fold(answer)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -215,6 +248,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         # a thing asked for: the answer must hold a word of the marked line beyond the question's own.
         # "While 'MARKET DAY' is showing, what is announced?" was answered "'MARKET DAY' is announced at
         # 3.6 s", the marked line's time with none of its words
+        if top.source == "ocr_spans" and _asks_wording(brief):
+            # what a text reads: the answer quotes it. "What's the caption that warns about the floor?"
+            # was answered with the spoken warning, which shares 'wet' with the marked FLOOR IS WET
+            return None if _quotes(answer, top.row_text) else marked_line(brief, top)
         own = set(content_words(brief.question))
         return None if (words - own) & set(content_words(top.row_text)) else marked_line(brief, top)
     if any(_shared(top, words, times)):

@@ -477,7 +477,9 @@ class Chain:
         reads it again only when the mark holds what the question names (the absence check has the
         rest). A count the code made for just what the question counts (`ctx.counted`) replaces an
         answer with another number, with no call. A denial whose second reading asks to look up again
-        takes the mark the code found next to the line asked about (`ctx.related`), when there is one."""
+        takes the mark the code found next to the line asked about (`ctx.related`), when there is one.
+        For a question asking what a text reads, a second reading that still does not quote the marked
+        text takes it as shown (`ctx.written`): the small model answered with the spoken line twice."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
         line = passed_over(answer) if passed_over is not None else None
@@ -497,6 +499,8 @@ class Chain:
         note = "read again from the best match" if again else "no answer on a second reading; the answer stands"
         if again is None and denies(answer) and self.ctx.related is not None:
             again, note = self.ctx.related, "no answer on a second reading; the line found next to the one asked about"
+        if self.ctx.written is not None and (again is None or (passed_over is not None and passed_over(again))):
+            again, note = self.ctx.written, "the second reading did not quote the marked text either; the text as shown"
         step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         return self._takes_over(tree, read, step, again or answer, note)
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agents import AgentSettings, ask
-from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark, yes_no_line
+from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark, written_answer, yes_no_line
 from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation
 from agents.tools.base import ToolContext
@@ -682,3 +682,23 @@ def test_the_briefs_marks_copied_into_an_answer_are_left_out(known: Any, minilm:
     llm = ScriptedChat([], routes={READER: [f"Answer: {said} <- best match"]})
     answer = ask("What is said about the red train?", _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert answer.text == said
+
+
+WRITTEN = "What is written on screen about the platform?"  # a text's wording, the sign PLATFORM 9 EXIT marked
+
+
+def test_a_question_for_what_a_text_reads_is_answered_with_its_words(known: Any, minilm: Any) -> None:
+    """"What's the caption that warns about the floor?" was answered with the spoken warning, which
+    shares 'wet' with the marked FLOOR IS WET: an answer to what a text reads must quote the marked
+    text. A second reading that quotes it stands; one that still does not is replaced by the text as shown."""
+    brief = build_brief(WRITTEN, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None and brief.best_match.row_text == "PLATFORM 9 EXIT"
+    assert passed_over_mark(brief, "Platform 9 is the exit.", max_tokens=600) is not None  # its words, not its text
+    assert passed_over_mark(brief, "It reads 'Platform 9 exit'.", max_tokens=600) is None
+    said = build_brief("What does the speaker say about the platform?", _ctx(known, ScriptedChat([]), minilm))
+    assert said is not None and written_answer(said, max_tokens=600) is None  # speech asked: no quote needed
+    llm = ScriptedChat([], routes={READER: ["Answer: Platform 9 is the exit."], MARKER: ["Answer: PLATFORM 9 EXIT."]})
+    assert ask(WRITTEN, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()]).text == "PLATFORM 9 EXIT."
+    llm = ScriptedChat([], routes={READER: ["Answer: Platform 9 is the exit."], MARKER: ["Answer: The exit."]})
+    answer = ask(WRITTEN, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER] and answer.text.startswith('"PLATFORM 9 EXIT" is shown at 4-9 s')
