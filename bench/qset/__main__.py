@@ -14,7 +14,8 @@ generator (--check and --questions are refused, --no-videos does nothing); `held
 `heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
 from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions
 (heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
-only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise."""
+only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise;
+`heldout13`: the thirteenth, videos only (HELDOUT13_VIDEOS), its questions to be written from heldout13_facts.md."""
 
 import argparse
 import sys
@@ -35,6 +36,7 @@ from bench.qset.spec import (
     HELDOUT10_VIDEOS,
     HELDOUT11_VIDEOS,
     HELDOUT12_VIDEOS,
+    HELDOUT13_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -79,6 +81,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout10": (None, None, HELDOUT10_VIDEOS),
     "heldout11": (None, None, HELDOUT11_VIDEOS),
     "heldout12": (None, None, HELDOUT12_VIDEOS),
+    "heldout13": (None, None, HELDOUT13_VIDEOS),
 }
 
 

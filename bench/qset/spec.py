@@ -278,6 +278,31 @@ KINDS: dict[str, Kind] = {
         "You must be at least {age_words} years old to {activity}.", "activity", "the age limit to {activity}"
     ),
     "capacity": Kind("The {room} has seats for {count_words} people.", "room", "the seats in the {room}"),
+    # Kinds only the thirteenth held-out set (HELDOUT13_VIDEOS) says, for the same reason, in sentence shapes
+    # no earlier kind has: where a thing stands between two places, how many of a thing each person may take,
+    # a place that opens again in a month after some work, thanks to someone for a deed, where to wait if you
+    # get lost and who will find you, who a prize for the best thing goes to and their group, a request to
+    # switch off phones during an occasion, and the last service to a place tonight and its hour.
+    "between": Kind("The {thing} is between the {place_a} and the {place_b}.", "thing", "where the {thing} is"),
+    "each": Kind("Each {who} may take {count_words} {things}.", "things", "how many {things} each {who} may take"),
+    "reopen": Kind("The {place} opens again in {month} after the {work}.", "place", "the {place} opening again"),
+    "thanks": Kind("Many thanks to {name} for {deed}.", "deed", "the thanks to {name}"),
+    "lostwait": Kind(
+        "If you get lost, wait by the {landmark} and a {helper} will find you.",
+        "landmark",
+        "where to wait if you get lost",
+    ),
+    "bestprize": Kind(
+        "The prize for the best {entry} goes to {name} from the {group}.", "entry", "the prize for the best {entry}"
+    ),
+    "switchoff": Kind(
+        "Please switch off your phones during the {occasion}.", "occasion", "phones during the {occasion}"
+    ),
+    "last": Kind(
+        "The last {vehicle} to the {dest} leaves at {hour_words} o'clock tonight.",
+        "dest",
+        "the last {vehicle} to the {dest}",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -2555,3 +2580,148 @@ HELDOUT12_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT12_BY_NAME = {v.name: v for v in HELDOUT12_VIDEOS}
+
+
+# ------------------------------------------------------------------ the thirteenth held-out set (videos only)
+
+# Five videos built after the twelfth set, whose questions are written by hand from a plain facts sheet
+# (heldout13_facts.md) by someone who never sees the code, like the eighth to the twelfth: `python -m
+# bench.qset heldout13` builds the videos only. Eight kinds of line no code was written for ('between',
+# 'each', 'reopen', 'thanks', 'lostwait', 'bestprize', 'switchoff', 'last') and four older kinds ('lost',
+# 'meet', 'menu', 'closing') with new values; names, slot values and sign texts no other set uses; footage in
+# another mix than the twelfth's (the two long videos on vtest looped from 42 s and on the bikes street
+# montage looped from 1 s; the short ones on Megamind from 1 s, carphone from 2.8 s, bigbuckbunny from 1.8 s),
+# people counts where they are hand-checked (vtest, the car's one man, the rabbit's none; none for the street
+# montage nor the restaurant scene), and in the two long videos a second line under the top sign, bottom
+# captions over the top signs and top signs that change while a line is said.
+# As for the twelfth set, lines were checked against what faster-whisper base writes for them in their video
+# (ingests --only asr,ocr into /tmp/h13/check*.duckdb), and garbled words were replaced before the facts sheet
+# was written. First ingest (all five): 'Mister Patel' -> 'Mr Patel' (now said as written), 'flag pole' ->
+# 'flagpole' (now one word), 'scarecrow' -> 'carcass', 'boat' -> 'vote', 'drinks stall' -> 'drink stall',
+# 'cricket nets' -> 'cricket net', 'Zara' -> 'Mara', 'best sandcastle goes to Leo' -> 'best and castle don't
+# allow', 'museum steps' -> "museum's epic", 'diner' -> 'liner', 'mints' -> 'minutes', 'parsnip' -> 'parsed',
+# 'leisure centre' -> 'leisure center' (now the costume, the ice cream van by the skate ramp, Kevin, the
+# photograph and Emily, the war memorial, the visitor's leaflets, potato, the mini golf). Second (the four
+# changed): 'minibus' -> 'mini-must', 'painting the fence' -> 'painting the fans' (now the steam train,
+# washing the dishes); third (spoke_bulletins): 'three pencils' -> 'free pencils' and 'photograph' ->
+# 'photo-graph', both read right before (now six pencils, the drawing); fourth (spoke_bulletins): every key
+# word right. Signs changed with them (FLAGPOLE, BEST COSTUME, LAST STEAM TRAIN 10 PM, ICE CREAM VAN, NEAR
+# SKATE RAMP, 6 PENCILS EACH, BEST DRAWING, WAR MEMORIAL AT 6, 5 LEAFLETS EACH, POTATO SOUP, MINI GOLF).
+# Left as it is, no answer word in it: "seven o'clock tonight" -> "7 o'clock to hide" (backseat_digest).
+# Every sign text is read exactly by OCR, with no stray text, and no absent word is in any transcript or OCR
+# row.
+HELDOUT13_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "forum_tidings",
+        Footage("vtest", 42.0, loops=_looped(42.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("between", 4.0, thing="first aid tent", place_a="snack bar", place_b="main stage"),
+            _line("each", 25.0, who="guest", count=2, things="towels"),
+            _line("reopen", 46.0, place="bouncy castle", month="March", work="repairs"),
+            _line("thanks", 67.0, name="Mr Patel", deed="fixing the lights"),
+            _line("lostwait", 88.0, landmark="flagpole", helper="steward"),
+            _line("bestprize", 109.0, entry="costume", name="Olivia", group="blue team"),
+            _line("switchoff", 130.0, occasion="carol service"),
+            _line("lost", 150.0, color="lilac", item="cardigan", spot="coat room"),
+        ),
+        (
+            Sign("FIRST AID TENT", 0.0, 20.0),
+            Sign("NEAR MAIN STAGE", 2.0, 18.0, "top2"),
+            Sign("TOWELS 2 EACH", 20.0, 48.0),
+            Sign("BOUNCY CASTLE", 48.0, 90.0),
+            Sign("OPEN IN MARCH", 50.0, 70.0, "top2"),
+            Sign("THANK YOU MR PATEL", 64.0, 96.0, "bottom"),
+            Sign("FLAGPOLE", 90.0, 132.0),
+            Sign("BEST COSTUME", 106.0, 140.0, "bottom"),
+            Sign("PHONES OFF", 132.0, 165.0),
+        ),
+        vtest_counts_looped(42.0, 165.0),
+        ("kayak", "vulture"),
+    ),
+    Video(
+        "spoke_bulletins",
+        Footage("bikes", 1.0, loops=17, fps=25),
+        155.0,
+        BIKES_SCENE,
+        (
+            _line("switchoff", 2.0, occasion="fireworks display"),
+            _line("last", 22.0, vehicle="steam train", dest="fishing village", hour=10),
+            _line("between", 42.0, thing="ice cream van", place_a="hockey pitch", place_b="skate ramp"),
+            _line("each", 62.0, who="pupil", count=6, things="pencils"),
+            _line("reopen", 82.0, place="paddling pool", month="June", work="cleaning"),
+            _line("thanks", 102.0, name="Kevin", deed="washing the dishes"),
+            _line("bestprize", 122.0, entry="drawing", name="Emily", group="red team"),
+            _line("meet", 142.0, name="Grace", landmark="war memorial", hour=6),
+        ),
+        (
+            Sign("FIREWORKS", 0.0, 24.0),
+            Sign("LAST STEAM TRAIN 10 PM", 24.0, 44.0),
+            Sign("ICE CREAM VAN", 44.0, 80.0),
+            Sign("NEAR SKATE RAMP", 46.0, 66.0, "top2"),
+            Sign("6 PENCILS EACH", 58.0, 90.0, "bottom"),
+            Sign("PADDLING POOL", 80.0, 120.0),
+            Sign("OPEN IN JUNE", 84.0, 100.0, "top2"),
+            Sign("BEST DRAWING", 120.0, 155.0),
+            Sign("WAR MEMORIAL AT 6", 138.0, 155.0, "bottom"),
+        ),
+        (),
+        ("sombrero", "jackal"),
+    ),
+    Video(
+        "supper_relay",
+        Footage("Megamind.avi", 1.0, loops=6, width=640, fps=12),
+        55.0,
+        DINNER_SCENE,
+        (
+            _line("each", 1.0, who="visitor", count=5, things="leaflets"),
+            _line("lostwait", 19.0, landmark="big clock", helper="guide"),
+            _line("menu", 37.0, soup="potato", hour=3),
+        ),
+        (
+            Sign("5 LEAFLETS EACH", 0.0, 18.0),
+            Sign("BIG CLOCK", 18.0, 36.0),
+            Sign("POTATO SOUP", 33.0, 55.0, "bottom"),
+        ),
+        (),
+        ("moose", "chimney"),
+    ),
+    Video(
+        "backseat_digest",
+        Footage("carphone", 2.8, loops=14, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("last", 1.0, vehicle="cable car", dest="hilltop cafe", hour=7),
+            _line("reopen", 17.0, place="mini golf", month="October", work="flood"),
+            _line("thanks", 33.0, name="Omar", deed="mending the gate"),
+        ),
+        (
+            Sign("CABLE CAR", 0.0, 16.0),
+            Sign("MINI GOLF", 16.0, 32.0),
+            Sign("THANK YOU OMAR", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (8.0, 25.0, 42.0)),
+        ("blimp", "cheetah"),
+    ),
+    Video(
+        "burrow_gazette",
+        Footage("bigbuckbunny", 1.8, loops=12, width=640, fps=25),
+        55.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("bestprize", 1.0, entry="snowman", name="Ruby", group="green team"),
+            _line("switchoff", 19.0, occasion="slide show"),
+            _line("closing", 37.0, shop="sweet shop", hour=5),
+        ),
+        (
+            Sign("BEST SNOWMAN", 0.0, 18.0),
+            Sign("SLIDE SHOW", 18.0, 36.0),
+            Sign("SWEET SHOP SHUT AT 5", 33.0, 55.0, "bottom"),
+        ),
+        tuple(Count(t, 0, 0, "an animated rabbit, no people") for t in (9.0, 28.0, 46.0)),
+        ("lasso", "easel"),
+    ),
+)
+HELDOUT13_BY_NAME = {v.name: v for v in HELDOUT13_VIDEOS}
