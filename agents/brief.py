@@ -215,9 +215,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     marked line is on; for a question asking what (where, why, ...) of one video, when the answer holds
     no word of the marked line beyond the question's own; for a mark on a count, when the answer names
     none of its numbers; for an answer that says no or nothing, when it passes over a mark holding
-    what the question asks about (`_denied_mark`) or a count above zero that the code made for just
-    what is asked (`counted_answer`: "The video does not show any spoken announcements." beside 3 of
-    them counted). None otherwise, and for multiple-choice briefs (their choices are checked apart).
+    what the question asks about (`_denied_mark`) or a count that the code made for just what is asked
+    (`counted_answer`: "The video does not show any spoken announcements." beside 3 of them counted;
+    "The video does not show the number of people" beside none counted at the asked second). None
+    otherwise, and for multiple-choice briefs (their choices are checked apart).
 
     The small model quoted the line before the mark: "A ticket to Dublin ..." with '<- best match'
     on "The museum is closed ..." for what was announced as CALL BACK LATER appeared. On dev, the
@@ -231,8 +232,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     if top is None:
         return None
     if denies(answer):
-        if top.kind == "count" and max(_counted(top)) > 0 and counted_answer(brief, max_tokens=max_tokens):
-            return marked_line(brief, top)  # "no announcements" beside the code's count of 3 of them
+        if top.kind == "count" and counted_answer(brief, max_tokens=max_tokens):
+            # "no announcements" beside the code's count of 3 of them; "the video does not show the number
+            # of people" beside its count of none at the asked second (test12's rabbit cartoon)
+            return marked_line(brief, top)
         return _denied_mark(brief, top, answer)
     if top.kind == "count":
         said = {float(n) for n in _NUMBER.findall(number_words_to_digits(answer))}
