@@ -105,8 +105,15 @@ def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or not _anchor_holds_asked(brief, top):
         return None
+    return _stated(top)
+
+
+def _stated(top: BriefItem, *, placed: bool = False) -> str:
+    """The line `top` as an answer's sentence: '"X" is said at 1-3.5 s.', '"X" is shown at 4-9 s (top).'
+    (`placed`: with its place on the frame, when known)."""
     verb = "shown" if top.source == "ocr_spans" else "said"
-    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.'
+    where = f" ({top.place_text})" if placed and top.place_text else ""
+    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}{where}.'
 
 
 def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
@@ -116,10 +123,7 @@ def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     if brief is None or not _asks_wording(brief):
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
-    if top is None or top.source != "ocr_spans":
-        return None
-    where = f" ({top.place_text})" if top.place_text else ""
-    return f'"{top.row_text}" is shown at {span_text(top.start_s, top.end_s)}{where}.'
+    return _stated(top, placed=True) if top is not None and top.source == "ocr_spans" else None
 
 
 #: "What ...", "which ...": the interrogative of a question for the words of a text (not why or how).
@@ -279,8 +283,7 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str, str]
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or not _holds_asked(brief, top):
         return None
-    verb = "shown" if top.source == "ocr_spans" else "said"
-    return marked_line(brief, top), f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}.', asked
+    return marked_line(brief, top), _stated(top), asked
 
 
 def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:

@@ -197,7 +197,7 @@ def video_words(question: str) -> set[str]:
     for m in _VIDEO_NOUN.finditer(question):
         out.add(m.group(2).lower())
         for word in reversed(m.group(1).lower().split()):
-            if word in STOPWORDS or word.partition("'")[0] in STOPWORDS or word in AUXILIARIES:
+            if word.partition("'")[0] in STOPWORDS or word in AUXILIARIES:  # 'what's' is 'what
                 break
             out |= {word, *re.findall(r"[a-z0-9]+", word)}
     return out
