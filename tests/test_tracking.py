@@ -20,10 +20,11 @@ import pytest
 from bench.recall import detected, matched, tracking_problems
 from ingest import IngestSettings, Pipeline, SettingsError, ingest_video
 from ingest.errors import RoleUnavailable
-from ingest.media.frames import sample_indices
+from ingest.media.frames import Frame, sample_indices
 from ingest.media.probe import probe
 from ingest.models.boxes import fill_gaps
 from ingest.models.crops import TrackCrop
+from ingest.models.detections import Detections
 from ingest.models.detector_weights import resolve_detector
 from ingest.models.detectors import class_ids
 from ingest.models.trackers import MOTION_TRACKERS, OPTIONAL_REID_TRACKERS, make_tracker
@@ -190,6 +191,44 @@ def test_tracks_hard_to_coast_make_the_next_sample_detected() -> None:
     assert report((1, 140.0, 0.9), (2, 300.0, 0.35))  # 2 is born here
     assert not report((1, 160.0, 0.9), (2, 302.0, 0.35))  # faint but still (a static false positive)
     assert report((1, 180.0, 0.9), (2, 315.0, 0.35))  # faint and walking: IoU x score would lose it
+
+
+class _ScriptedDetector:
+    """A detector collaborator that returns the boxes it was given for each frame, in order."""
+
+    categories: ClassVar[dict[int, str]] = {0: "person"}
+
+    def __init__(self, frames: list[list[tuple[float, float, float, float, float]]]) -> None:
+        self._frames = iter(frames)
+
+    def detect(self, images: list[np.ndarray]) -> list[Detections]:
+        out = []
+        for _ in images:
+            boxes = np.array(next(self._frames), np.float64).reshape(-1, 5)
+            out.append(Detections(boxes[:, :4], boxes[:, 4], np.zeros(len(boxes), np.int64)))
+        return out
+
+
+def test_a_track_starts_at_the_detection_that_began_it() -> None:
+    """ByteTrack reports a track from its second box: the first, unreported, is the track's own (a cut's
+    first sample counted only the person the last scene happened to have there)."""
+    walker = [(100.0 + 5 * k, 100.0, 150.0 + 5 * k, 220.0, 0.9) for k in range(6)]
+    newcomer = [(400.0, 200.0 - 3 * k, 440.0, 300.0 - 3 * k, 0.8) for k in range(6)]
+    script = [[walker[0]], [walker[1]], [walker[2], newcomer[2]], [walker[3], newcomer[3]],
+              [walker[4], newcomer[4]], [walker[5], newcomer[5]]]
+    tracker = Tracker(IngestSettings().only("tracking"))
+    tracker._detector = _ScriptedDetector(script)
+    tracker.begin(VideoContext.__new__(VideoContext))
+    image = np.zeros((480, 640, 3), np.uint8)
+    for k in range(len(script)):
+        frame = Frame(k, k / 5, image, frozenset({"tracking"}))
+        (dets,) = tracker._detector.detect([image])
+        tracker._track(frame, dets)
+    starts = sorted(rows[0]["frame_index"] for rows in tracker._rows.values())
+    assert starts == [0, 2]
+    new = next(rows for rows in tracker._rows.values() if rows[0]["frame_index"] == 2)
+    assert [r["frame_index"] for r in new] == [2, 3, 4, 5]
+    assert new[0]["x1"] == 400.0 and new[0]["confidence"] == 0.8
 
 
 @pytest.mark.slow

@@ -51,6 +51,9 @@ _UPDATES_TO_COAST = 2
 #: A track whose box scored below this and moved more than this share of its width since the last
 #: detected sample makes the next sample detected too (Tracker._hard_to_coast).
 _FAINT_SCORE, _FAINT_DRIFT = 0.5, 0.1
+#: The overlap ByteTrack needs between a new track's first box and its second to confirm it (its
+#: unconfirmed match: 1 - IoU under 0.7), and so the one that ties an unreported box to the track.
+_BIRTH_IOU = 0.3
 
 # Names other modules imported from here before the split; they live in the modules above.
 __all__ = [
@@ -123,6 +126,8 @@ class Tracker(Extractor):
         self._motion = MotionGate() if self.settings.tracking.motion_skip and on_cpu else None
         self._updates: Counter[int] = Counter()  # raw track id -> detected samples it was reported on
         self._last_box: dict[int, np.ndarray] = {}  # raw track id -> its box on the last of those
+        # the last detected sample's detections strong enough to start a track that no track reported
+        self._unreported: list[dict[str, Any]] = []
 
     def process(self, batch: FrameBatch) -> None:
         cfg = self.settings.tracking
@@ -172,38 +177,64 @@ class Tracker(Extractor):
         image = to_bgr(frame.image) if self._tracker_needs_image else frame.image
         timed = {"timestamp_s": frame.t_s} if getattr(self._tracker, "variable_dt", False) else {}
         out = np.asarray(self._tracker.update(table, image, **timed))
-        categories = self._detector.categories
-        height, width = frame.image.shape[:2]
         out = out.reshape(-1, out.shape[-1] if out.size else 8)
+        reported: set[int] = set()
         for row in out:
             track_id, det = int(row[4]), int(row[7])
             if not 0 <= det < len(dets):
                 continue  # a tracker-predicted box without a detection behind it: interpolation covers it
-            x1, y1, x2, y2 = (float(v) for v in dets.xyxy[det])
-            x1, x2 = max(0.0, x1), min(float(width), x2)
-            y1, y2 = max(0.0, y1), min(float(height), y2)
-            if x2 <= x1 or y2 <= y1:
+            found = self._row(frame, dets, det)
+            if found is None:
                 continue
+            reported.add(det)
+            if track_id not in self._rows:
+                self._rows[track_id] = self._first_box(found)
+            self._rows[track_id].append(found)
             polygon = dets.mask_polygons[det] if dets.mask_polygons is not None else None
-            area = polygon_area(polygon) if polygon is not None else (x2 - x1) * (y2 - y1)
-            score = float(dets.confidence[det])
-            self._rows.setdefault(track_id, []).append(
-                {
-                    "frame_index": frame.index,
-                    "t_s": frame.t_s,
-                    "x1": x1,
-                    "y1": y1,
-                    "x2": x2,
-                    "y2": y2,
-                    "confidence": score,
-                    "category": categories.get(int(dets.class_id[det]), str(int(dets.class_id[det]))),
-                    "mask_polygon": polygon_json(polygon) if polygon is not None else None,
-                    "mask_area": float(area),
-                }
-            )
-            keeper = self._crops.setdefault(track_id, CropKeeper())
-            keeper.offer(frame, (x1, y1, x2, y2), score, polygon)
+            self._crops.setdefault(track_id, CropKeeper()).offer(frame, _box(found), found["confidence"], polygon)
+        cfg = self.settings.tracking
+        unreported = (self._row(frame, dets, d) for d in range(len(dets))
+                      if d not in reported and dets.confidence[d] >= cfg.confidence)
+        self._unreported = [r for r in unreported if r is not None]
         return out[:, :6].astype(np.float64)
+
+    def _row(self, frame: Frame, dets: Detections, det: int) -> dict[str, Any] | None:
+        """Detection `det` of `frame` as a `detections` row (box clipped to the frame); None when nothing is left."""
+        height, width = frame.image.shape[:2]
+        x1, y1, x2, y2 = (float(v) for v in dets.xyxy[det])
+        x1, x2 = max(0.0, x1), min(float(width), x2)
+        y1, y2 = max(0.0, y1), min(float(height), y2)
+        if x2 <= x1 or y2 <= y1:
+            return None
+        polygon = dets.mask_polygons[det] if dets.mask_polygons is not None else None
+        categories = self._detector.categories
+        return {
+            "frame_index": frame.index,
+            "t_s": frame.t_s,
+            "x1": x1,
+            "y1": y1,
+            "x2": x2,
+            "y2": y2,
+            "confidence": float(dets.confidence[det]),
+            "category": categories.get(int(dets.class_id[det]), str(int(dets.class_id[det]))),
+            "mask_polygon": polygon_json(polygon) if polygon is not None else None,
+            "mask_area": float(polygon_area(polygon) if polygon is not None else (x2 - x1) * (y2 - y1)),
+        }
+
+    def _first_box(self, found: dict[str, Any]) -> list[dict[str, Any]]:
+        """The rows a track the tracker reports for the first time starts with: the detection that began
+        it on the last detected sample, when one there went unreported. ByteTrack confirms a new track on
+        its second box and never reports the first, so without it every track starts one sample late and
+        the first sample after a cut counts only the objects that happened to overlap the last scene's."""
+        best, best_iou = None, _BIRTH_IOU
+        for row in self._unreported:
+            overlap = _iou(_box(row), _box(found))
+            if row["category"] == found["category"] and overlap >= best_iou:
+                best, best_iou = row, overlap
+        if best is None:
+            return []
+        self._unreported = [row for row in self._unreported if row is not best]
+        return [best]
 
     def _category_id(self, model_class: int) -> int:
         names = sorted(set(self._detector.categories.values()))
@@ -260,3 +291,13 @@ def _majority(values: Sequence[str]) -> str:
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     return max(counts, key=lambda v: counts[v])
+
+
+def _box(row: dict[str, Any]) -> tuple[float, float, float, float]:
+    return row["x1"], row["y1"], row["x2"], row["y2"]
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
