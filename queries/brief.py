@@ -66,7 +66,7 @@ from queries.question_words import (
     subject_words,
 )
 from queries.run import run_sql
-from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
+from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
 from queries.text_noise import noisy_spans
@@ -136,15 +136,19 @@ _CHANGES_TO = re.compile(
 #: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?": the text
 #: that comes up next where X was (same place on the frame, same line).
 _REPLACES = re.compile(
-    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|comes?\s+(?:up\s+)?instead\s+of)\s+(?:the\s+)?"
+    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of)"
+    r"\s+(?:the\s+)?"
     r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
     r"(?=\s+(?:at|on|in|near|when|while|after|before|of)\b|\s*[?.!,;:]|\s*$)",
     re.I,
 )
+#: "What text takes over the top after ICE CREAM VAN?": the text after X is the one in its place, not
+#: a line that comes up under X while it is still on (`_in_its_place`).
+_TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
 #: The words that open a count: "how many", "number of", a request "count (up) the".
 _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
-_TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing"
+_TEXT_NOUNS = TEXT_NOUNS  # the nouns of on-screen text
 _NAMES_TEXT = re.compile(rf"\b(?:{_TEXT_NOUNS})\b", re.I)
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
@@ -217,7 +221,7 @@ class Brief:
                        and line_fits(want_line, i.line)] or related
         if related:
             return related[0] if len(related) == 1 else None
-        placed = self._at_asked_place()
+        placed = self.at_asked_place()
         if placed is not None:
             return placed
         # a line made only of the question's own words ('WAITING ROOM' for "What was left in the waiting
@@ -248,7 +252,7 @@ class Brief:
             return None
         return top
 
-    def _at_asked_place(self) -> BriefItem | None:
+    def at_asked_place(self) -> BriefItem | None:
         """The one on-screen text at the place (and line) on the frame that a question about text
         names, within the time it names: "late in the video, what does the line below the top sign
         read?" was answered with the top line, both shown and placed ("top, first line", "top,
@@ -838,6 +842,8 @@ def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | Non
             asked = named_sources(question[: m.start()] + " " + question[m.end() :])
             if len(named) == 1 and (_KINDS - named) <= asked:
                 relation, kinds = f"{relation}:other", sorted(named)
+            elif relation == "after" and _TAKES_OVER.search(question):
+                relation = "replaced"
             relations.append((relation, phrase, kinds))
     starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
         m for m in _AT_START.finditer(question)

@@ -15,7 +15,7 @@ from typing import Any
 from memory import Memory
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.run import run_sql
-from queries.screen_places import ORDINALS, asked_place, video_span_places
+from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
 from queries.time_phrases import TimeWindow
 
 __all__ = [
@@ -151,9 +151,13 @@ def distinct_text_items(
 _TEXT_NOUN = r"(?:texts?|signs?|captions?|overlays?|headings?|banners?|titles?|headlines?|messages?|notices?)"
 #: "What's the last new text to show up?", "the final caption to appear", "what text shows up first":
 #: an ordinal of the on-screen texts themselves (not "the last minute", nor "when does 'X' first appear").
+#: "the final bottom caption", "the latest second line": the place or line said between ordinal and noun
+#: ('line' alone may be spoken: "the last line the speaker says")
+_PLACED = r"top|bottom|upper|lower|middle|cent(?:re|er)"
 _NTH_TEXT = (
     re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:(?:new|different|distinct|on-?screen|written|"
-               r"piece\s+of|bit\s+of)\s+)*" + _TEXT_NOUN + r"\b", re.I),
+               rf"piece\s+of|bit\s+of|{_PLACED})\s+)*(?:{_TEXT_NOUN}|(?:second|2nd|third|3rd|{_PLACED})[\s-]+lines?)\b",
+               re.I),
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
 )
@@ -169,6 +173,8 @@ def nth_text(question: str) -> str | None:
     ('last', 'first')
     >>> nth_text("When does 'EXIT' first appear?"), nth_text("In the last minute, what does the sign say?")
     (None, None)
+    >>> nth_text("final bottom caption?"), nth_text("the latest second line under a heading"), nth_text("the last line")
+    ('last', 'last', None)
     """
     for pattern in _NTH_TEXT:
         m = pattern.search(question)
@@ -198,9 +204,11 @@ def nth_text_items(
         row = firsts.get(fold_text(text))
         return spans[row["item_id"]] if row is not None and row["item_id"] in spans else (None, None)
 
-    want = asked_place(question)
-    if want is not None:
-        texts = [(t, a, b) for t, a, b in texts if place_of(t)[0] == want]
+    # at the asked place and line there: "the latest second line under a heading", "the final heading",
+    # "the newest second line" (at any place)
+    want, line = asked_place(question), asked_line(question)
+    texts = [(t, a, b) for t, a, b in texts
+             if (want is None or place_of(t)[0] == want) and (line is None or line_fits(line, place_of(t)[1]))]
     if not texts:
         return []
     texts.sort(key=lambda x: x[1], reverse=which == "last")
@@ -210,13 +218,16 @@ def nth_text_items(
     row = firsts.get(fold_text(text))
     if row is None:
         return []
-    place, line = place_of(text)
-    where = f" ({place})" if place else ""
-    label = f"{which} of {len(texts)} different texts" + (f" at the {want}" if want else "") + " to appear"
+    place, at_line = place_of(text)
+    among = [f"at the {want}"] if want else []
+    if line in ORDINALS and line > 1:
+        among.append(f"on the {ORDINALS[line]}")
+    label = f"{which} of {len(texts)} different texts" + (f" {', '.join(among)}" if among else "") + " to appear"
+    # no place in the text: the rendering tags the line with it ('on-screen text (top, second line, ...)')
     return [BriefItem(
-        "order", vid, start, end, f'on-screen text{where} {label}: "{clip_text(text)}"', 1.0,
+        "order", vid, start, end, f'on-screen text {label}: "{clip_text(text)}"', 1.0,
         recorded_sql(_DISTINCT_SQL, vid), ({**row, "start_s": start, "end_s": end},), "ocr_spans",
-        int(row["item_id"]), place=place, line=line,
+        int(row["item_id"]), place=place, line=at_line,
     )]
 
 

@@ -38,12 +38,15 @@ def screen_place(y: float) -> str:
 _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|middle|cent(?:re|er))\b", re.I)
 
 
-#: "the line below the top sign", "a second line of text under the top sign": the top's second line.
-_BELOW_TOP = re.compile(r"\b(?:below|under|underneath|beneath)\s+(?:the\s+)?(?:top|upper|first)\s+(?:sign|line|text|"
-                        r"caption|banner|title|board|notice)", re.I)
+#: The nouns of on-screen text ("the sign", "the heading"): questions name text by them.
+TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing"
+#: "the line below the top sign", "a second line of text under the top sign", "the line under the top
+#: heading", "under a heading": the top's second line.
+_BELOW_TOP = re.compile(rf"\b(?:below|under|underneath|beneath)\s+(?:the\s+|a\s+)?(?:(?:top|upper|first)\s+"
+                        rf"(?:{TEXT_NOUNS}|lines?|boards?)|headings?|headlines?)\b", re.I)
 #: "the lower caption", "the top banner": the place said as an adjective of the text.
-_PLACE_ADJECTIVE = re.compile(r"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:captions?|signs?|"
-                              r"texts?|lines?|banners?|overlays?|titles?|labels?|boards?|notices?|subtitles?)\b", re.I)
+_PLACE_ADJECTIVE = re.compile(rf"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:{TEXT_NOUNS}|"
+                              r"lines?|boards?|subtitles?)\b", re.I)
 _NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)[\s-]+lines?\b", re.I)
 #: "the lower of the two top lines": the second line, "the upper of the two lines": the first.
 _OF_TWO_LINES = re.compile(r"\b(lower|bottom|upper|top)\s+of\s+the\s+(?:two\s+)?(?:[\w-]+\s+)?lines\b", re.I)
@@ -78,6 +81,8 @@ def asked_line(question: str) -> int | None:
     2
     >>> asked_line("What heading replaces CAKE SALE?"), asked_line("the newest second line under a heading")
     (1, 2)
+    >>> asked_line("around 90s - what does the line under the top heading say?")
+    2
     """
     nth = _NTH_LINE.search(question)
     if nth:

@@ -459,21 +459,35 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
     assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
 
 
-@pytest.mark.parametrize(("question", "marked"), [
-    ("What's the last new text to show up?", 'on-screen text (bottom) last of 3 different texts to appear: '
-                                             '"CAMERA 2 NORTH GATE"'),
-    ("what text shows up first", 'on-screen text (top) first of 3 different texts to appear: "PLATFORM 9 EXIT"'),
-    ("What is the final sign at the top?", 'on-screen text (top) last of 2 different texts at the top to appear: '
-                                           '"PLATFORM 10"'),
+@pytest.mark.parametrize(("question", "marked", "place"), [
+    ("What's the last new text to show up?", 'on-screen text last of 3 different texts to appear: '
+                                             '"CAMERA 2 NORTH GATE"', "bottom"),
+    ("what text shows up first", 'on-screen text first of 3 different texts to appear: "PLATFORM 9 EXIT"', "top"),
+    ("What is the final sign at the top?", 'on-screen text last of 2 different texts at the top to appear: '
+                                           '"PLATFORM 10"', "top"),
+    # test13's "final bottom caption in forum_tidings?": the place said between the ordinal and the noun
+    ("final bottom caption?", 'on-screen text last of 1 different texts at the bottom to appear: '
+                              '"CAMERA 2 NORTH GATE"', "bottom"),
     ("In the first 12 seconds, what is the last text to appear?",  # PLATFORM 10 comes up at 10 s
-     'on-screen text (top) last of 2 different texts to appear: "PLATFORM 10"'),
+     'on-screen text last of 2 different texts to appear: "PLATFORM 10"', "top"),
 ])  # fmt: skip
-def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, marked: str) -> None:
+def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, marked: str, place: str) -> None:
     """"What's the final caption to appear?" was answered with the video's first text, every text
-    shown in time order: which text appeared first or last is the code's to find."""
+    shown in time order: which text appeared first or last is the code's to find. The place is the
+    item's (the rendering tags the line with it)."""
     brief = evidence_brief(placed, question, video_id="vA")
     assert brief.best_match is not None and brief.best_match.text == marked
-    assert brief.best_match.source == "ocr_spans" and brief.best_match.row_keys
+    assert brief.best_match.source == "ocr_spans" and brief.best_match.row_keys and brief.best_match.place == place
+
+
+@pytest.mark.parametrize(("question", "marked"), [
+    # test13's "what's the latest second line shown under a top heading?" was answered with the first line
+    ("What's the latest second line shown under a top heading?", "PLATFORM 10"),
+    ("What is the final heading?", "PLATFORM 9 EXIT"),  # a heading is the top's first line
+])  # fmt: skip
+def test_the_first_or_last_text_at_the_asked_line_is_marked(two_lines: Any, question: str, marked: str) -> None:
+    best = evidence_brief(two_lines, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == marked, best
 
 
 @pytest.mark.parametrize("question", [
@@ -804,6 +818,10 @@ def replaced(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     "What heading replaces PLATFORM 9 EXIT at the top?",  # test12's "what heading replaces CAKE SALE at the top"
     "Which sign takes the place of 'PLATFORM 9 EXIT'?",
     "What does 'PLATFORM 9 EXIT' change to?",
+    # test13's "what text takes over the top of the frame after ICE CREAM VAN?" was marked on the line
+    # that came up under it
+    "What text takes over the top of the frame after PLATFORM 9 EXIT?",
+    "Which text takes over from PLATFORM 9 EXIT?",
 ])  # fmt: skip
 def test_what_replaces_a_text_is_the_next_one_in_its_place(replaced: Any, question: str) -> None:
     best = evidence_brief(replaced, question, video_id="vA").best_match
