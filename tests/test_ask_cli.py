@@ -50,7 +50,19 @@ def _ask(memory: Path, planner: str, question: str) -> dict[str, Any]:
     return answer
 
 
-@pytest.mark.parametrize("planner", PLANNER_NAMES)
+#: The planners asked a count from the command line: react and MCTS, and self-consistency, which no other
+#: end-to-end test runs. Critic and strategies answer test_ask_e2e's question on the same local model (each
+#: took 3.5-5 minutes here under CI's load, a tenth of its run, for the same plumbing).
+CLI_PLANNERS = ("react", "mcts", "self_consistency")
+
+
+def test_every_planner_is_asked_end_to_end_somewhere() -> None:
+    from tests.test_ask_e2e import PLANNERS as E2E_PLANNERS
+
+    assert set(CLI_PLANNERS) | set(E2E_PLANNERS) == set(PLANNER_NAMES)
+
+
+@pytest.mark.parametrize("planner", CLI_PLANNERS)
 def test_count_question_with_evidence(tracked_memory: Path, planner: str) -> None:
     answer = _ask(tracked_memory, planner, "How many people are visible 5 seconds into the video?")
     assert answer["ok"], answer
