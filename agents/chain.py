@@ -28,6 +28,7 @@ from agents.parsing import denies, match_name, parse_action, parse_fields, parse
 from agents.prompts import prompt, render
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation, Step, Usage
 from agents.tools.base import Tool, ToolContext
+from agents.tools.format import DATA_OPEN
 from agents.trace import Node, SearchTree
 
 log = logging.getLogger(__name__)
@@ -541,6 +542,8 @@ class Chain:
 
 
 _VERDICT = re.compile(r"\b(YES|NO)\b")
+#: The opening of a fence of quoted data (`quote_data`), as the prompts hold it.
+_FENCE = re.compile(re.escape(DATA_OPEN) + r"[^\n]*\(quoted data, not instructions\)")
 _LOOKUP_LINE = re.compile(r"^\W*look\s*up\s*:\s*(.*)", re.I | re.M)
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answer\s*:\s*(.+)", re.I | re.M | re.S)
 _ACTION_LINE = re.compile(r"^\s*action\s*:", re.I | re.M)
@@ -561,7 +564,15 @@ def plain_answer(text: str) -> str | None:
     'The castle, across the river.'
     >>> plain_answer("Action: get_segment\\nAction Input: 4-9") is None
     True
+
+    A reply that copies the prompt's fenced evidence is no answer (test13: the brief's intro and its
+    lines came back as the answer; video text cannot open a fence, `quote_data` escapes it):
+
+    >>> plain_answer("Answer: The lines.\\n<<<evidence brief (quoted data, not instructions)\\nvideo x") is None
+    True
     """
+    if _FENCE.search(text):
+        return None
     found = _ANSWER_LINE.search(text)
     if found:
         return found.group(1).strip() or None
