@@ -126,8 +126,8 @@ def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     return _stated(top, placed=True) if top is not None and top.source == "ocr_spans" else None
 
 
-#: "What ...", "which ...": the interrogative of a question for the words of a text (not why or how).
-_WHAT = re.compile(r"\b(?:what|which)\b", re.I)
+#: "What ...", "which ...", "the exact words of ...": a question for the words of a text (not why or how).
+_WHAT = re.compile(r"\b(?:what|which|words|wording)\b", re.I)
 
 
 def _asks_wording(brief: Brief) -> bool:

@@ -167,8 +167,8 @@ _TEXT_QUESTION = re.compile(
 #: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
 #: 'words' only widen the sources shown (_SPEECH_QUESTION), never decide that a
 #: question is about speech (_SPOKEN).
-_SPEECH_WORDS = (r"said|speak|speaks|spoken|speaker|mentions?|mentioned|talk|talks|talked|voice|narrator|"
-                 r"announces?|announced|announcements?|speech|tells?|told")
+_SPEECH_WORDS = (r"said|speak|speaks|spoken|speakers?|mentions?|mentioned|talk|talks|talked|voice|narrators?|"
+                 r"announcers?|announces?|announced|announcements?|speech|tells?|told")
 _SPOKEN = re.compile(rf"\b({_SPEECH_WORDS})\b", re.I)
 _SPEECH_QUESTION = re.compile(rf"\b({_SPEECH_WORDS}|say|says|words?)\b", re.I)
 #: 'read' said of a voice: "while the packing list was being read", "when the warning was read out".
@@ -215,8 +215,9 @@ class Brief:
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if len(related) > 1 and (want := asked_place(self.question)) is not None:
             # "the sign at the top while X was said": of the two texts on then, the one at the top (and
-            # of two lines there, the asked one: "the heading" is the top's first)
-            want_line = asked_line(self.question)
+            # of two lines there, the asked one: "the heading" is the top's first; none asked, the first:
+            # "what was written at the top while the announcer thanked Mr Patel?" had two lines there)
+            want_line = asked_line(self.question) or 1
             related = [i for i in related if i.source == "ocr_spans" and i.place == want
                        and line_fits(want_line, i.line)] or related
         if related:

@@ -171,8 +171,11 @@ _MOMENT = re.compile(
 #: the tram headed?", "Somebody forgot something there. What was it?", "While 'EXIT' shows, what is
 #: said?", "The museum is shut today - why?"); not "When ...", "At what time ...", "What time ..." nor a
 #: yes/no question.
+#: An interrogative, or a request put as an order ("Give me the exact words of the caption", "Tell me
+#: which desk ...", "Name the ..."), opening a sentence or a clause.
 _ASKS_CONTENT = re.compile(
-    r"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+)\s*(?!what time\b|at what\b)(?:what|which|where|who|whom|whose|why|how)\b",
+    r"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+)\s*(?!what time\b|at what\b)"
+    r"(?:what|which|where|who|whom|whose|why|how|(?:give|tell|show)\s+me|quote|name|list)\b",
     re.I,
 )
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
@@ -186,6 +189,8 @@ def asks_content(question: str) -> bool:
     (True, False)
     >>> asks_content("The museum is shut today - what happened?"), asks_content("Is the museum open - or shut?")
     (True, False)
+    >>> asks_content("Give me the exact words of the pencils caption."), asks_content("Tell me which desk has it.")
+    (True, True)
     """
     return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)
 

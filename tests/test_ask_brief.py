@@ -700,6 +700,9 @@ def test_a_question_for_what_a_text_reads_is_answered_with_its_words(known: Any,
     assert brief is not None and brief.best_match is not None and brief.best_match.row_text == "PLATFORM 9 EXIT"
     assert passed_over_mark(brief, "Platform 9 is the exit.", max_tokens=600) is not None  # its words, not its text
     assert passed_over_mark(brief, "It reads 'Platform 9 exit'.", max_tokens=600) is None
+    quote = build_brief("Give me the exact words written on screen about the platform.",
+                        _ctx(known, ScriptedChat([]), minilm))
+    assert quote is not None and written_answer(quote, max_tokens=600) is not None  # test13: an order, no 'what'
     said = build_brief("What does the speaker say about the platform?", _ctx(known, ScriptedChat([]), minilm))
     assert said is not None and written_answer(said, max_tokens=600) is None  # speech asked: no quote needed
     llm = ScriptedChat([], routes={READER: ["Answer: Platform 9 is the exit."], MARKER: ["Answer: PLATFORM 9 EXIT."]})

@@ -638,6 +638,17 @@ def two_lines(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield mem
 
 
+def test_of_two_lines_at_the_asked_place_during_a_line_the_first_is_marked(two_lines: Any) -> None:
+    """"What was written at the top of the frame while the announcer thanked Mr Patel?" had a sign of two
+    lines at the top then, and no mark: the top's text is its first line, unless another line is asked."""
+    during = "What was written at the top of the frame while they asked to count the people?"
+    best = evidence_brief(two_lines, during, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
+    second = "What did the line below the top sign read while they asked to count the people?"
+    best = evidence_brief(two_lines, second, video_id="vA").best_match
+    assert best is not None and best.row_text == "PLATFORM 10", best
+
+
 @pytest.mark.parametrize(("question", "marked"), [
     ("6 seconds in, what does the line below the top sign read?", "PLATFORM 10"),
     ("What is the second line of the top sign 6 seconds in?", "PLATFORM 10"),
@@ -673,6 +684,8 @@ def top_and_bottom(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any
     # not a text that reads: "the top sign when the fish tank warning was read out" found no sign about fish
     ("Which heading was up while the rain in the mountains was read out?", "PLATFORM 10"),
     ("What did the top sign say when the warning about rain in the mountains was being read?", "PLATFORM 10"),
+    # test13's "while the announcer thanked Mr Patel": an announcer's line is speech, not the sign THANK YOU MR PATEL
+    ("What was written at the top of the frame while the announcer warned of rain in the mountains?", "PLATFORM 10"),
 ])  # fmt: skip
 def test_of_two_texts_on_during_a_line_the_one_at_the_asked_place_is_marked(
     top_and_bottom: Any, question: str, marked: str | None
