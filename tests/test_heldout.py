@@ -518,3 +518,15 @@ def test_a_hand_written_record_is_widened_as_the_generated_sets_are() -> None:
     assert none["answer"] == "not mentioned" and "never said" in none["accept"]
     mc = {"type": "when", "format": "mc", "answer": 1, "choices": ["a", "b"], "time_window_s": [1, 2]}
     assert widened(mc, "t")["accept"] == []  # a choice is scored by its index
+
+
+def test_the_hand_counts_of_the_facts_sheets_are_read_whole() -> None:
+    """bench.people_counts reads every "- at 8 s: 4 people" of the facts sheets, under the video it is of:
+    a count it skipped would leave the people counts measured on fewer seconds than the sheets give."""
+    from bench.people_counts import SHEETS, hand_counts
+
+    counts = list(hand_counts())
+    written = sum(len(re.findall(r"(?m)^- at [0-9.]+ s: \d+", s.read_text())) for s in SHEETS.glob("heldout*_facts.md"))
+    assert len(counts) == written >= 190
+    assert all(video.endswith(".mp4") and 0 <= low <= high for video, _, low, high in counts)
+    assert ("forum_tidings.mp4", 8.0, 4, 4) in counts and ("forum_tidings.mp4", 3.0, 3, 4) in counts
