@@ -9,6 +9,19 @@ import numpy as np
 
 _POLYGON_TOLERANCE_PX = 1.0  # mask outlines are simplified to within a pixel
 
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
+
+
+def box_iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes (0.0 when they do not meet)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
 
 def polygon_area(polygon: np.ndarray) -> float:
     """Shoelace area of a k x 2 outline.

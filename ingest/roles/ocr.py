@@ -39,6 +39,7 @@ import numpy as np
 
 from ingest.errors import RoleUnavailable
 from ingest.media.frames import Frame, FrameBatch
+from ingest.models.boxes import Box, box_iou
 from ingest.models.weights import package_dir
 from ingest.roles.extractor import Availability, Extractor, VideoContext
 from ingest.settings import OcrSettings
@@ -50,7 +51,6 @@ log = logging.getLogger(__name__)
 #: A span survives this many samples in which its line was not read.
 MAX_MISSED_SAMPLES = 1
 
-Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels
 
 
 @dataclass(frozen=True)
@@ -108,16 +108,6 @@ def edit_similarity(a: str, b: str) -> float:
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
     return 1.0 - prev[-1] / max(len(a), len(b))
-
-
-def box_iou(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 @dataclass

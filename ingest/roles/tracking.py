@@ -35,7 +35,7 @@ import numpy as np
 from ingest.errors import RoleUnavailable
 from ingest.media.frames import Frame, FrameBatch
 from ingest.media.motion import MotionGate
-from ingest.models.boxes import box_quality, fill_gaps, polygon_area, polygon_json
+from ingest.models.boxes import Box, box_iou, box_quality, fill_gaps, polygon_area, polygon_json
 from ingest.models.crops import CropKeeper, TrackCrop
 from ingest.models.detections import Detections
 from ingest.models.detector_weights import SUBSTITUTE_NOTE, DetectorWeights, resolve_detector
@@ -228,7 +228,7 @@ class Tracker(Extractor):
         the first sample after a cut counts only the objects that happened to overlap the last scene's."""
         best, best_iou = None, _BIRTH_IOU
         for row in self._unreported:
-            overlap = _iou(_box(row), _box(found))
+            overlap = box_iou(_box(row), _box(found))
             if row["category"] == found["category"] and overlap >= best_iou:
                 best, best_iou = row, overlap
         if best is None:
@@ -293,11 +293,5 @@ def _majority(values: Sequence[str]) -> str:
     return max(counts, key=lambda v: counts[v])
 
 
-def _box(row: dict[str, Any]) -> tuple[float, float, float, float]:
+def _box(row: dict[str, Any]) -> Box:
     return row["x1"], row["y1"], row["x2"], row["y2"]
-
-
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    inter = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
