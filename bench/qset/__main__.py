@@ -16,7 +16,8 @@ from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOU
 (heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
 only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise;
 `heldout13`: the thirteenth, videos only (HELDOUT13_VIDEOS), its questions (heldout13.jsonl, split 'test13') written
-from heldout13_facts.md likewise."""
+from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions to be
+written from heldout14_facts.md."""
 
 import argparse
 import sys
@@ -38,6 +39,7 @@ from bench.qset.spec import (
     HELDOUT11_VIDEOS,
     HELDOUT12_VIDEOS,
     HELDOUT13_VIDEOS,
+    HELDOUT14_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -83,6 +85,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout11": (None, None, HELDOUT11_VIDEOS),
     "heldout12": (None, None, HELDOUT12_VIDEOS),
     "heldout13": (None, None, HELDOUT13_VIDEOS),
+    "heldout14": (None, None, HELDOUT14_VIDEOS),
 }
 
 

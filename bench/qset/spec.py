@@ -303,6 +303,30 @@ KINDS: dict[str, Kind] = {
         "dest",
         "the last {vehicle} to the {dest}",
     ),
+    # Kinds only the fourteenth held-out set (HELDOUT14_VIDEOS) says, in sentence shapes no earlier kind has:
+    # whom to ask about a topic and where, a show that is sold out beside one that is not, a place where dogs
+    # must stay on a leash, how many helpers are wanted for a task on a day, a new record time, a full car park
+    # and where to park instead, a birthday and an age, and a vote with its place and closing hour.
+    "askabout": Kind(
+        "For questions about the {topic}, ask {name} at the {desk}.", "topic", "questions about the {topic}"
+    ),
+    "soldout": Kind("The {show} is sold out, but seats are left for the {other}.", "show", "the {show} being sold out"),
+    "leash": Kind("Dogs must be kept on a leash in the {area}.", "area", "dogs in the {area}"),
+    "helpers": Kind(
+        "We need {count_words} more helpers to {task} on {weekday}.", "task", "the helpers needed to {task}"
+    ),
+    "record": Kind(
+        "{name} finished the {race} in {minutes_words} minutes, a new record.", "race", "the record in the {race}"
+    ),
+    "carpark": Kind(
+        "The {lot} car park is full, so please park behind the {landmark}.", "landmark", "the full {lot} car park"
+    ),
+    "birthday": Kind("Happy birthday to {name}, who turns {age_words} today.", "name", "{name}'s birthday"),
+    "vote": Kind(
+        "Vote for your favourite {thing} at the {desk} before {hour_words} o'clock.",
+        "thing",
+        "the vote for the {thing}",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -2725,3 +2749,148 @@ HELDOUT13_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT13_BY_NAME = {v.name: v for v in HELDOUT13_VIDEOS}
+
+
+# ------------------------------------------------------------------ the fourteenth held-out set (videos only)
+
+# Five videos built after the thirteenth set, whose questions are written by hand from a plain facts sheet
+# (heldout14_facts.md) by someone who never sees the code, like the eighth to the thirteenth: `python -m
+# bench.qset heldout14` builds the videos only. Eight kinds of line no code was written for ('askabout',
+# 'soldout', 'leash', 'helpers', 'record', 'carpark', 'birthday', 'vote') and three older kinds ('rainplan',
+# 'delay', 'hire') with new values; names, slot values and sign texts no other set uses; footage in another
+# mix than the thirteenth's (the long videos on vtest looped from 38 s and on bigbuckbunny looped from 2.4 s;
+# the short ones on tree.avi from 8.5 s, carphone from 1.5 s and Megamind from 2.5 s), people counts where
+# they are hand-checked (vtest, the rabbit's none, the car's one man; none for the tree nor the restaurant
+# scene), and in the two long videos second lines under a top sign, bottom captions over the top signs and
+# top signs that change while a line is said.
+# As for the thirteenth set, lines were checked against what faster-whisper base writes for them in their
+# video (ingests --only asr,ocr into /tmp/h14/check*.duckdb), and garbled words were replaced before the facts
+# sheet was written. First ingest (all five): 'Hannah' -> 'hand', 'on a lead' -> 'on leaving' / 'on leading'
+# (three videos: the kind now says 'on a leash'), 'turns nine' -> 'turns I in', 'ferry to Oslo' -> 'Fairy
+# Toslo', 'lost tickets' -> 'last tickets', 'Hugo finished the pancake race' -> "You don't finish the pancake
+# racing" (now Julia, eleven, the coach to York, parking permits, Oscar's relay). Second (four changed):
+# 'north car park' -> 'Northcar park', 'paint the sheds' -> 'paint the Shadon', 'wheelbarrow race in' ->
+# 'wheelbarrow racing', 'box office' -> 'mock office' (now the lower car park, clean the windows, the obstacle
+# course, reception). Third (all five): 'bike parking' -> 'Mike Parking'; fourth and fifth (plaza_notices):
+# 'bus times ... Julia ... welcome tent' -> 'most times ... Julian ... welcome end', then 'Emma' -> 'him' (the
+# first line of that video, said at 4 s, lost a word in every ingest; now the school trip, Robert, the welcome
+# desk); sixth (plaza_notices): every key word right. A sign that an edit named was changed with it, and the
+# set's footage was left as it was. Every sign text is read exactly by OCR, with no stray text, and no absent
+# word is in any transcript or OCR row.
+HELDOUT14_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "plaza_notices",
+        Footage("vtest", 38.0, loops=_looped(38.0, 165.0), width=640),
+        165.0,
+        VTEST_SCENE,
+        (
+            _line("askabout", 4.0, topic="school trip", name="Robert", desk="welcome desk"),
+            _line("soldout", 25.0, show="puppet show", other="magic show"),
+            _line("leash", 46.0, area="maze"),
+            _line("helpers", 67.0, count=4, task="stack the chairs", weekday="Sunday"),
+            _line("record", 88.0, name="Felix", race="fun run", minutes=19),
+            _line("carpark", 109.0, lot="lower", landmark="sports hall"),
+            _line("vote", 130.0, thing="pie", desk="cake table", hour=4),
+            _line("rainplan", 150.0, occasion="picnic", indoor="school gym"),
+        ),
+        (
+            Sign("ASK ROBERT", 0.0, 20.0),
+            Sign("WELCOME DESK", 2.0, 18.0, "top2"),
+            Sign("PUPPET SHOW SOLD OUT", 20.0, 46.0),
+            Sign("DOGS ON A LEASH", 46.0, 90.0),
+            Sign("MAZE", 48.0, 66.0, "top2"),
+            Sign("HELPERS NEEDED", 62.0, 94.0, "bottom"),
+            Sign("FUN RUN RECORD", 90.0, 132.0),
+            Sign("LOWER CAR PARK FULL", 105.0, 138.0, "bottom"),
+            Sign("VOTE FOR BEST PIE", 132.0, 165.0),
+        ),
+        vtest_counts_looped(38.0, 165.0),
+        ("walrus", "trombone"),
+    ),
+    Video(
+        "warren_circular",
+        Footage("bigbuckbunny", 2.4, loops=34, width=640, fps=25),
+        150.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("birthday", 2.0, name="Nora", age=11),
+            _line("helpers", 21.0, count=6, task="clean the windows", weekday="Thursday"),
+            _line("askabout", 40.0, topic="donkey rides", name="Martin", desk="green gate"),
+            _line("record", 59.0, name="Ivy", race="obstacle course", minutes=2),
+            _line("leash", 78.0, area="orchard"),
+            _line("soldout", 97.0, show="hay ride", other="tractor tour"),
+            _line("carpark", 116.0, lot="south", landmark="village church"),
+            _line("vote", 135.0, thing="jam", desk="honey stall", hour=3),
+        ),
+        (
+            Sign("HAPPY BIRTHDAY NORA", 0.0, 20.0),
+            Sign("HELPERS THURSDAY", 20.0, 38.0),
+            Sign("CLEAN THE WINDOWS", 22.0, 36.0, "top2"),
+            Sign("DONKEY RIDES", 38.0, 60.0),
+            Sign("ASK MARTIN", 40.0, 58.0, "bottom"),
+            Sign("OBSTACLE COURSE RECORD", 60.0, 80.0),
+            Sign("ORCHARD", 80.0, 114.0),
+            Sign("LEASHES ON", 82.0, 100.0, "top2"),
+            Sign("HAY RIDE SOLD OUT", 95.0, 125.0, "bottom"),
+            Sign("SOUTH CAR PARK", 114.0, 150.0),
+            Sign("BEST JAM VOTE", 133.0, 150.0, "bottom"),
+        ),
+        tuple(Count(t, 0, 0, "an animated rabbit, no people") for t in (10.0, 50.0, 95.0, 140.0)),
+        ("zeppelin", "parsnips"),
+    ),
+    Video(
+        "canopy_minutes",
+        Footage("tree.avi", 8.5, loops=3, width=640, fps=15),
+        55.0,
+        TREE_SCENE,
+        (
+            _line("birthday", 1.0, name="Leon", age=7),
+            _line("carpark", 19.0, lot="east", landmark="bus shelter"),
+            _line("delay", 37.0, vehicle="coach", city="York", minutes=25),
+        ),
+        (
+            Sign("HAPPY BIRTHDAY LEON", 0.0, 18.0),
+            Sign("EAST CAR PARK FULL", 18.0, 36.0),
+            Sign("YORK COACH LATE", 33.0, 55.0, "bottom"),
+        ),
+        (),
+        ("tuba", "pelican"),
+    ),
+    Video(
+        "cabin_roundup",
+        Footage("carphone", 1.5, loops=14, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("soldout", 1.0, show="late film", other="early film"),
+            _line("vote", 17.0, thing="poem", desk="front table", hour=8),
+            _line("hire", 33.0, spot="beach hut", hire="deck chairs", price=4),
+        ),
+        (
+            Sign("LATE FILM SOLD OUT", 0.0, 16.0),
+            Sign("POEM VOTE", 16.0, 32.0),
+            Sign("DECK CHAIRS 4 DOLLARS", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (7.0, 24.0, 41.0)),
+        ("lobster", "bagpipe"),
+    ),
+    Video(
+        "table_dispatch",
+        Footage("Megamind.avi", 2.5, loops=6, width=640, fps=12),
+        55.0,
+        DINNER_SCENE,
+        (
+            _line("leash", 1.0, area="picnic lawn"),
+            _line("askabout", 19.0, topic="parking permits", name="Rosa", desk="reception"),
+            _line("record", 37.0, name="Oscar", race="relay", minutes=4),
+        ),
+        (
+            Sign("PICNIC LAWN", 0.0, 18.0),
+            Sign("ASK ROSA", 18.0, 36.0),
+            Sign("RELAY RECORD", 33.0, 55.0, "bottom"),
+        ),
+        (),
+        ("volcano", "cactus"),
+    ),
+)
+HELDOUT14_BY_NAME = {v.name: v for v in HELDOUT14_VIDEOS}
