@@ -16,8 +16,8 @@ from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOU
 (heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
 only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise;
 `heldout13`: the thirteenth, videos only (HELDOUT13_VIDEOS), its questions (heldout13.jsonl, split 'test13') written
-from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions to be
-written from heldout14_facts.md."""
+from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions
+(heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise."""
 
 import argparse
 import sys
