@@ -473,9 +473,7 @@ def test_the_ninth_and_tenth_sets_are_new_and_well_formed(n: int, size: int) -> 
     earlier = [
         *spec.VIDEOS, spec.CITY_DAY_10MIN, *HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS,
         *HELDOUT5_VIDEOS, *HELDOUT6_VIDEOS, *HELDOUT7_VIDEOS, *spec.HELDOUT8_VIDEOS,
-        *(spec.HELDOUT9_VIDEOS if n > 9 else ()), *(spec.HELDOUT10_VIDEOS if n > 10 else ()),
-        *(spec.HELDOUT11_VIDEOS if n > 11 else ()), *(spec.HELDOUT12_VIDEOS if n > 12 else ()),
-        *(spec.HELDOUT13_VIDEOS if n > 13 else ()),
+        *(v for k in range(9, n) for v in getattr(spec, f"HELDOUT{k}_VIDEOS")),
     ]  # fmt: skip
     assert len(by_name) == len(videos) == size
     assert not set(by_name) & {v.name for v in earlier}
