@@ -21,9 +21,10 @@ from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
-from queries.brief import Brief, BriefItem, content_words, evidence_brief, named_sources, seconds_text, span_text
+from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
 from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words, yes_no_question
+from queries.text_kinds import named_sources
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 

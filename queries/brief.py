@@ -21,15 +21,18 @@ Every item names the SQL that gives its rows again (literal parameters, so it ca
 `vidmem sql`). The brief is data: the agents lay it out as prompt text within a token budget
 (`agents.brief_text`).
 
-This module builds the brief: the search, the time windows, the order relations, the digest and the
-context of hits, and which counts a question asks for. Its parts stand in their own modules, each
-depending only on those before it:
+This module builds the brief: the search, the time windows, the digest and the context of hits, and
+which counts a question asks for. Its parts stand in their own modules, each depending only on those
+before it:
 
 - `queries.screen_places`: where on the frame text is, and which place and line a question asks for;
+- `queries.text_kinds`: which kinds of text (on-screen, speech) a question names;
 - `queries.brief_items`: what a brief is made of (`BriefItem`, `VideoFacts`) and the time, text and
   recorded-SQL helpers every part shares;
 - `queries.brief_counts`: the count items (objects at a time or in a window, when a category is
-  visible, the different on-screen texts, the stretches of speech).
+  visible, the different on-screen texts, the stretches of speech);
+- `queries.brief_order`: what is said or shown right after, before, while, at the moment of or in place
+  of something the question names.
 
 >>> brief = evidence_brief(mem, "When is the red train mentioned?", video_id="v1", encoder=enc)  # doctest: +SKIP
 >>> [(i.kind, i.start_s, i.text) for i in brief.items[:2]]                                       # doctest: +SKIP
@@ -52,7 +55,17 @@ from queries.brief_counts import (
     speech_turn_items,
     visible_items,
 )
-from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
+from queries.brief_items import (
+    HIT_SQL,
+    BriefItem,
+    VideoFacts,
+    clip_text,
+    hit_row,
+    recorded_sql,
+    seconds_text,
+    span_text,
+)
+from queries.brief_order import order_items
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import (
@@ -69,6 +82,7 @@ from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
+from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, wanted_sources
 from queries.text_noise import noisy_spans
 from queries.time_phrases import TimeWindow, time_windows
 from queries.videos import video_paths
@@ -82,7 +96,6 @@ __all__ = [
     "clip_text",
     "content_words",
     "evidence_brief",
-    "named_sources",
     "object_categories",
     "seconds_text",
     "span_text",
@@ -101,50 +114,6 @@ DIGEST_ROWS = 20
 #: Counts things, not "how much"; "count" only as a request ("Count the announcements in the last
 #: minute"), not "what does the sign say while the speaker asks to count the people?"
 _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b|(?:^|[.:;!?-]\s*)count\b", re.I)
-#: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
-#: relation to something said or shown, found by search (times and events are time_phrases' job).
-#: 'ahead of' and 'prior to' say before, 'following' after (_ORDER_WORD).
-_ANCHOR = re.compile(
-    r"\b(?:right |just |immediately |directly )?(after|following|before|ahead of|prior to)\s+"
-    r"(?:the\s+|a\s+|an\s+)?(.+?)"
-    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|announced|shown|displayed|appears?|appeared|"
-    r"is over))?"
-    r"\s*(?:[?.!,;]|$)",
-    re.I,
-)
-_ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before"}
-#: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
-#: "While 'EXIT' is showing, what is said?": a relation in time to something said or shown, found by
-#: search ("When ..." opening a question asks for a time: no relation).
-_DURING = re.compile(
-    r"(?:^\s*(while|during)|(?<=[\w)'\"])[\s,]+(while|during|when))\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)",
-    re.I,
-)
-#: "What is said at the moment 'EXIT' first appears?", "as soon as the bus is announced, what does the
-#: sign read?": what is on at the instant a text appears or a line starts, not all that overlaps it.
-_AT_START = re.compile(
-    r"\b(?:at\s+the\s+(?:very\s+)?(?:moment|instant|time)|the\s+moment|as\s+soon\s+as|just\s+as|when)\s+"
-    r"(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:is\s+|was\s+|gets\s+|got\s+)?(?:first\s+)?"
-    r"(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|popped\s+up|shown|displayed|"
-    r"said|mentioned|announced|begins?|began|starts?|started)\b",
-    re.I,
-)
-#: "What does the sign 'PLATFORM 7' change to?": the text shown next.
-_CHANGES_TO = re.compile(
-    r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
-)
-#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?": the text
-#: that comes up next where X was (same place on the frame, same line).
-_REPLACES = re.compile(
-    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of)"
-    r"\s+(?:the\s+)?"
-    r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
-    r"(?=\s+(?:at|on|in|near|when|while|after|before|of)\b|\s*[?.!,;:]|\s*$)",
-    re.I,
-)
-#: "What text takes over the top after ICE CREAM VAN?": the text after X is the one in its place, not
-#: a line that comes up under X while it is still on (`_in_its_place`).
-_TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
 #: The words that open a count: "how many", "number of", a request "count (up) the".
 _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
@@ -159,22 +128,6 @@ _DISTINCT_TEXTS = re.compile(
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
 #: announce?": the stretches of speech (turns), counted.
 _SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
-_TEXT_QUESTION = re.compile(
-    rf"\b({TEXT_NOUNS}|written|read|reads|board|screen|display|displayed|subtitles?|posters?|ticker|lettering)\b",
-    re.I,
-)
-#: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
-#: 'words' only widen the sources shown (_SPEECH_QUESTION), never decide that a
-#: question is about speech (_SPOKEN).
-_SPEECH_WORDS = (r"said|speak|speaks|spoken|speakers?|mentions?|mentioned|talk|talks|talked|voice|narrators?|"
-                 r"announcers?|announces?|announced|announcements?|speech|tells?|told")
-_SPOKEN = re.compile(rf"\b({_SPEECH_WORDS})\b", re.I)
-_SPEECH_QUESTION = re.compile(rf"\b({_SPEECH_WORDS}|say|says|words?)\b", re.I)
-#: 'read' said of a voice: "while the packing list was being read", "when the warning was read out".
-#: A sign reads (active); a line is read out (passive, or 'out'/'aloud'): speech, not on-screen text.
-_READ_ALOUD = re.compile(r"\b(?:read\s+(?:out|aloud)|(?:is|was|were|are|being|been|gets?|got)\s+read)\b", re.I)
-
-
 @dataclass(frozen=True)
 class Brief:
     """The evidence brief of one question: items in priority order, resolved time windows, and
@@ -232,7 +185,7 @@ class Brief:
         restates = asks_content(self.question) and not self.archive
         # of the kind of text the question asks about, when it names one: "which video mentions the way
         # to the market?" marked the sign 'MARKET DAY' (one word, ranked first) over the sentence saying it
-        wanted = _wanted_sources(self.question)
+        wanted = wanted_sources(self.question)
         top = next((i for i in self.items if i.kind == "hit" and i.source in wanted
                     and not (restates and _words(i.row_text) <= asked)), None)
         if top is None or top.match < BEST_MATCH:
@@ -258,7 +211,7 @@ class Brief:
         read?" was answered with the top line, both shown and placed ("top, first line", "top,
         second line"). None when several or none fit, and for questions about speech."""
         want = asked_place(self.question)
-        if want is None or self.archive or _SPOKEN.search(self.question):
+        if want is None or self.archive or SPOKEN.search(self.question):
             return None
         line = asked_line(self.question)
         fits: dict[tuple[str, int], BriefItem] = {}
@@ -375,13 +328,13 @@ def evidence_brief(
             items += count_items(memory, vid, w, cats or (facts.categories if counting else []))
         for cat in cats:
             items += visible_items(memory, vid, cat, counting)
-        order = _order_items(memory, vid, question, encoder)
+        order = order_items(memory, vid, question, encoder)
         if not order:  # "the last new text to show up": which of the texts, by when each first appeared
             order = nth_text_items(memory, vid, facts, question, windows)
         items += order
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question, windows)
-        elif _HOW_MANY.search(question) and (_SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
+        elif _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
                 and not _NAMES_TEXT.search(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
@@ -519,7 +472,7 @@ def _evidence_spans(
     """The timed evidence for the question, best first: hits of the asked-about sources first
     ("when is the sign visible" is about on-screen text), then the other hits, then visibility;
     each weighted by how well it matches the question."""
-    wanted = _wanted_sources(question)
+    wanted = wanted_sources(question)
     out: list[tuple[float, EvidenceSpan]] = []
     for item in items:
         if item.video_id != vid or item.start_s is None or item.end_s is None:
@@ -585,9 +538,9 @@ def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str
         if w in STOPWORDS:
             break
         phrase.append(w)
-    names = [bool(_TEXT_QUESTION.fullmatch(w) or _SPOKEN.fullmatch(w)) for w in phrase]
+    names = [bool(TEXT_QUESTION.fullmatch(w) or SPOKEN.fullmatch(w)) for w in phrase]
     first = next((k for k, w in enumerate(phrase) if names[k] or w not in FRAME_WORDS), None)
-    if first is None or names[first] or any(_TEXT_QUESTION.fullmatch(w) for w in phrase[first + 1:]):
+    if first is None or names[first] or any(TEXT_QUESTION.fullmatch(w) for w in phrase[first + 1:]):
         return held
     subjects = set(subject_words(question, categories))
     # the counted word and the words that follow it in the phrase: 'departures'; 'people wearing hats'
@@ -651,14 +604,11 @@ def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float
     return [(hit, score) for hit, score, _ in fuse_ranks(groups)]
 
 
-_HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"
-
-
 def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
-    row = _text_row(hit)
+    row = hit_row(hit)
     return BriefItem(
         "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{clip_text(hit.text)}"', score,
-        recorded_sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id, match,
+        recorded_sql(HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id, match,
     )
 
 
@@ -745,7 +695,7 @@ def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> lis
     rows = run_sql(memory, _WINDOW_SQL, [vid, w.start_s, w.end_s]).to_pylist()
     if w.at_s is not None:
         rows.sort(key=lambda r: max(0.0, r["start_s"] - w.at_s, w.at_s - r["end_s"]))
-    wanted = _wanted_sources(question)
+    wanted = wanted_sources(question)
     rows.sort(key=lambda r: r["source"] not in wanted)  # stable: the asked-about sources first
     sql = recorded_sql(_WINDOW_SQL, vid, w.start_s, w.end_s)
     out = []
@@ -757,24 +707,6 @@ def _window_items(memory: Memory, vid: str, w: TimeWindow, question: str) -> lis
     return out
 
 
-def named_sources(text: str) -> set[str]:
-    """The kinds of text `text` names: on-screen text ('the sign'), speech ('announced'), or none."""
-    named = set()
-    if _READ_ALOUD.search(text):
-        named.add("transcript")
-        text = _READ_ALOUD.sub(" ", text)
-    if _TEXT_QUESTION.search(text):
-        named.add("ocr_spans")
-    if _SPEECH_QUESTION.search(text):
-        named.add("transcript")
-    return named
-
-
-def _wanted_sources(question: str) -> set[str]:
-    """The sources a question is about: those it names, else all."""
-    return named_sources(question) or set(SOURCE_LABELS)
-
-
 _DIGEST_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') ORDER BY start_s"
 
 
@@ -782,168 +714,10 @@ def _digest_items(memory: Memory, vid: str, question: str, noise: Mapping[int, s
     """A short video's speech and on-screen text, whole, at the lowest priority (likely noise left out)."""
     rows = [r for r in run_sql(memory, _DIGEST_SQL, [vid]).to_pylist()
             if not (r["source"] == "ocr_spans" and r["item_id"] in noise)]
-    wanted = _wanted_sources(question)
+    wanted = wanted_sources(question)
     sql = recorded_sql(_DIGEST_SQL, vid)
     return [
         BriefItem("row", vid, r["start_s"], r["end_s"], f'{SOURCE_LABELS[r["source"]]}: "{clip_text(r["text"])}"',
                   0.3 if r["source"] in wanted else 0.2, sql, (r,), r["source"], int(r["item_id"]))
         for r in rows
     ]
-
-
-#: Speech and on-screen text of the other kind than the anchor's that overlap its span (end, start) for
-#: at least half of the shorter of the two (its duration last): a line that ends a fraction of a second
-#: after a sign appears was not said while it was shown (OCR spans start at a sampled frame).
-_DURING_SQL = (
-    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
-    "AND least(end_s, ?) - greatest(start_s, ?) >= 0.5 * least(end_s - start_s, ?) ORDER BY start_s"
-)
-_KINDS = frozenset({"transcript", "ocr_spans"})
-#: "Right after X is announced, what does the sign say?": the other kind's rows on screen (or said) in
-#: this many seconds after X ends (before X starts, for "right before").
-OTHER_NEAR_S = 2.0
-#: "At the moment 'EXIT' appears": the other kind's rows on within this many seconds of X's start (OCR
-#: spans start at a sampled frame, so a sign's start is known to about a second).
-AT_START_S = 1.0
-_OTHER_NEAR_SQL = (
-    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
-    "AND start_s < ? AND end_s > ? ORDER BY start_s"
-)
-_LATER_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 12"
-_NEIGHBOUR_SQL = {
-    "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
-    "before": (
-        "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1"
-    ),
-}
-
-
-def _order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
-    """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
-    speech segment or text span next to it (score 1.0) after X itself (0.95). For "what did the sign
-    say while X was said": X, and the text of the other kind shown or said during it, which the code
-    compares by time so that the model need not (it answered with the sign of the next minute)."""
-    relations: list[tuple[str, str, list[str]]] = []  # (relation, what to find, where to find it)
-    wanted = sorted(_wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
-    changed = _CHANGES_TO.search(question)
-    if changed:
-        relations.append(("replaced", changed.group(1), wanted))
-    for m in _REPLACES.finditer(question):
-        if content_words(m.group(2)):
-            relations.append(("replaced", m.group(2), wanted))
-    for m in _ANCHOR.finditer(question):
-        phrase = _quoted_or(m.group(2))
-        if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
-            relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
-            # "Right after X is announced, what does the sign say?": X is speech, the answer is text
-            # shown then (the other kind the rest of the question names), not X's next line.
-            # "What comes next after the announcement about X?" names no kind besides X's: X's next line.
-            named = named_sources(m.group(0))
-            asked = named_sources(question[: m.start()] + " " + question[m.end() :])
-            if len(named) == 1 and (_KINDS - named) <= asked:
-                relation, kinds = f"{relation}:other", sorted(named)
-            elif relation == "after" and _TAKES_OVER.search(question):
-                relation = "replaced"
-            relations.append((relation, phrase, kinds))
-    starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
-        m for m in _AT_START.finditer(question)
-        if content_words(m.group(1))
-        and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
-    ]
-    for m in starts:
-        named = named_sources(m.group(0))
-        relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
-    for m in _DURING.finditer(question):
-        clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
-        if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
-            continue  # "when X first appears" asks for its first instant, found above
-        if content_words(clause):
-            kinds = sorted(named_sources(clause) or _KINDS)
-            relations.append(("while", _quoted_or(clause), kinds))
-    out: list[BriefItem] = []
-    for relation, phrase, sources in relations[:2]:
-        anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
-        kind = None  # the neighbour's kind: the anchor's own
-        if anchor is None and set(sources) != _KINDS and ":" not in relation and relation in _NEIGHBOUR_SQL:
-            # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
-            # the sign BOOK FAIR says when it was, and the line asked is the speech just before then
-            anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
-        if anchor is None:
-            continue
-        label = SOURCE_LABELS[anchor.source]
-        out.append(BriefItem(
-            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{clip_text(anchor.text)}"', 0.95,
-            recorded_sql(_HIT_SQL, vid, anchor.source, anchor.item_id), (_text_row(anchor),), anchor.source,
-            anchor.item_id,
-        ))
-        sql, args = _related_sql(relation, anchor, kind)
-        word = {"replaced": "in place of"}.get(relation, relation.partition(":")[0])
-        rows = run_sql(memory, sql, args).to_pylist()
-        if relation == "replaced":
-            rows = _in_its_place(memory, anchor, rows)
-        for r in rows:
-            out.append(BriefItem(
-                "order", vid, r["start_s"], r["end_s"],
-                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
-                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
-            ))
-    return out
-
-
-def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Of the texts after `anchor` (in time order), the first at its place and line on the frame (what
-    replaces CAKE SALE at the top is not the line that comes up under it); the first of all when none
-    is, or when the anchor is speech."""
-    if anchor.source != "ocr_spans" or not rows:
-        return rows[:1]
-    places = video_span_places(memory, anchor.video_id)
-    where = places.get(anchor.item_id)
-    same = [r for r in rows if r["source"] == "ocr_spans" and where is not None
-            and places.get(int(r["item_id"])) == where and r["start_s"] >= anchor.end_s - AT_START_S]
-    return same[:1] or rows[:1]
-
-
-def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tuple[str, list[Any]]:
-    """The query for what `relation` ('while', 'at', 'after', 'before', 'after:other', 'before:other',
-    'replaced') finds next to `anchor`, and its arguments; a neighbour of kind `kind`, else of the
-    anchor's own."""
-    vid, src = anchor.video_id, anchor.source
-    if relation == "while":  # what overlaps it in time, of the other kind
-        return _DURING_SQL, [vid, src, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
-    if relation == "at":  # of the other kind, on at the instant it starts (a sampled frame's second)
-        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s + AT_START_S, anchor.start_s - AT_START_S]
-    if relation == "after:other":  # of the other kind, on in the seconds after it ends
-        return _OTHER_NEAR_SQL, [vid, src, anchor.end_s + OTHER_NEAR_S, anchor.end_s]
-    if relation == "before:other":  # of the other kind, on in the seconds before it starts
-        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s, anchor.start_s - OTHER_NEAR_S]
-    if relation == "replaced":  # the texts after it, for `_in_its_place`
-        return _LATER_SQL, [vid, src, anchor.start_s]
-    return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
-
-
-def _quoted_or(phrase: str) -> str:
-    """The quoted text in `phrase` ("'SOLD OUT' appeared" -> SOLD OUT), else the phrase."""
-    quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
-    return quoted.group(1) if quoted else phrase
-
-
-def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:
-    """The text that `phrase` names: the best of keyword and semantic search, fused."""
-    groups: list[tuple[str, list[TextHit]]] = []
-    words = content_words(phrase)
-    if words:
-        groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=3, video_id=vid, sources=sources,
-                                                 match="any")))
-    if encoder is not None:
-        try:
-            found = search_texts(memory, encoder, phrase, k=3, video_id=vid, sources=sources)
-            groups.append(("semantic", [h for h in found if h.score >= 0.3]))
-        except QueryError:
-            pass  # no embeddings: the words alone
-    fused = _fused(groups)
-    return fused[0][0] if fused else None
-
-
-def _text_row(hit: TextHit) -> dict[str, Any]:
-    return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
-            "end_s": hit.end_s, "text": hit.text}

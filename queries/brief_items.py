@@ -13,7 +13,7 @@ from typing import Any
 
 from queries.errors import QueryError
 from queries.screen_places import ORDINALS
-from queries.search import SOURCE_LABELS
+from queries.search import SOURCE_LABELS, TextHit
 
 __all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "recorded_sql", "seconds_text", "span_text"]
 
@@ -166,3 +166,13 @@ def recorded_sql(template: str, *params: Any) -> str:
     for value, rest in zip(params, parts[1:], strict=True):
         out += _lit(value) + rest
     return out
+
+
+#: The memory's row behind a search hit (`hit_row`), for an item's recorded SQL.
+HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"
+
+
+def hit_row(hit: TextHit) -> dict[str, Any]:
+    """A search hit as the `text_items` row it came from."""
+    return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
+            "end_s": hit.end_s, "text": hit.text}

@@ -1,0 +1,221 @@
+"""Order and time relations of the evidence brief: what is said or shown right after, before, while,
+at the moment of or in place of something the question names.
+
+"What is said right after the bus is announced?", "what did the sign say while they talked about the
+lunch?", "what heading replaces CAKE SALE at the top?": the thing named (the anchor) is found by search,
+and the rows next to it in time are found by SQL, so that a small model reads the answer instead of
+comparing times (it answered with the sign of the next minute). Each relation's SQL is recorded on its
+items, like every other part of the brief (`queries.brief_items`).
+"""
+
+import re
+from typing import Any
+
+from memory import Memory
+from queries.brief_items import HIT_SQL, BriefItem, clip_text, hit_row, recorded_sql
+from queries.errors import QueryError
+from queries.question_words import content_words, stems
+from queries.run import run_sql
+from queries.screen_places import video_span_places
+from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
+from queries.text_kinds import named_sources, wanted_sources
+
+__all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items"]
+
+#: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
+#: relation to something said or shown, found by search (times and events are time_phrases' job).
+#: 'ahead of' and 'prior to' say before, 'following' after (_ORDER_WORD).
+_ANCHOR = re.compile(
+    r"\b(?:right |just |immediately |directly )?(after|following|before|ahead of|prior to)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(.+?)"
+    r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|announced|shown|displayed|appears?|appeared|"
+    r"is over))?"
+    r"\s*(?:[?.!,;]|$)",
+    re.I,
+)
+_ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before"}
+#: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
+#: "While 'EXIT' is showing, what is said?": a relation in time to something said or shown, found by
+#: search ("When ..." opening a question asks for a time: no relation).
+_DURING = re.compile(
+    r"(?:^\s*(while|during)|(?<=[\w)'\"])[\s,]+(while|during|when))\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)",
+    re.I,
+)
+#: "What is said at the moment 'EXIT' first appears?", "as soon as the bus is announced, what does the
+#: sign read?": what is on at the instant a text appears or a line starts, not all that overlaps it.
+_AT_START = re.compile(
+    r"\b(?:at\s+the\s+(?:very\s+)?(?:moment|instant|time)|the\s+moment|as\s+soon\s+as|just\s+as|when)\s+"
+    r"(?:the\s+|a\s+|an\s+)?(.+?)\s+(?:is\s+|was\s+|gets\s+|got\s+)?(?:first\s+)?"
+    r"(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|popped\s+up|shown|displayed|"
+    r"said|mentioned|announced|begins?|began|starts?|started)\b",
+    re.I,
+)
+#: "What does the sign 'PLATFORM 7' change to?": the text shown next.
+_CHANGES_TO = re.compile(
+    r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
+)
+#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?": the text
+#: that comes up next where X was (same place on the frame, same line).
+_REPLACES = re.compile(
+    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of)"
+    r"\s+(?:the\s+)?"
+    r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
+    r"(?=\s+(?:at|on|in|near|when|while|after|before|of)\b|\s*[?.!,;:]|\s*$)",
+    re.I,
+)
+#: "What text takes over the top after ICE CREAM VAN?": the text after X is the one in its place, not
+#: a line that comes up under X while it is still on (`_in_its_place`).
+_TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
+
+
+#: Speech and on-screen text of the other kind than the anchor's that overlap its span (end, start) for
+#: at least half of the shorter of the two (its duration last): a line that ends a fraction of a second
+#: after a sign appears was not said while it was shown (OCR spans start at a sampled frame).
+_DURING_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
+    "AND least(end_s, ?) - greatest(start_s, ?) >= 0.5 * least(end_s - start_s, ?) ORDER BY start_s"
+)
+_KINDS = frozenset({"transcript", "ocr_spans"})
+#: "Right after X is announced, what does the sign say?": the other kind's rows on screen (or said) in
+#: this many seconds after X ends (before X starts, for "right before").
+OTHER_NEAR_S = 2.0
+#: "At the moment 'EXIT' appears": the other kind's rows on within this many seconds of X's start (OCR
+#: spans start at a sampled frame, so a sign's start is known to about a second).
+AT_START_S = 1.0
+_OTHER_NEAR_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
+    "AND start_s < ? AND end_s > ? ORDER BY start_s"
+)
+_LATER_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 12"
+_NEIGHBOUR_SQL = {
+    "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
+    "before": (
+        "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1"
+    ),
+}
+
+
+def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+    """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
+    speech segment or text span next to it (score 1.0) after X itself (0.95). For "what did the sign
+    say while X was said": X, and the text of the other kind shown or said during it, which the code
+    compares by time so that the model need not (it answered with the sign of the next minute)."""
+    relations: list[tuple[str, str, list[str]]] = []  # (relation, what to find, where to find it)
+    wanted = sorted(wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
+    changed = _CHANGES_TO.search(question)
+    if changed:
+        relations.append(("replaced", changed.group(1), wanted))
+    for m in _REPLACES.finditer(question):
+        if content_words(m.group(2)):
+            relations.append(("replaced", m.group(2), wanted))
+    for m in _ANCHOR.finditer(question):
+        phrase = _quoted_or(m.group(2))
+        if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
+            relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
+            # "Right after X is announced, what does the sign say?": X is speech, the answer is text
+            # shown then (the other kind the rest of the question names), not X's next line.
+            # "What comes next after the announcement about X?" names no kind besides X's: X's next line.
+            named = named_sources(m.group(0))
+            asked = named_sources(question[: m.start()] + " " + question[m.end() :])
+            if len(named) == 1 and (_KINDS - named) <= asked:
+                relation, kinds = f"{relation}:other", sorted(named)
+            elif relation == "after" and _TAKES_OVER.search(question):
+                relation = "replaced"
+            relations.append((relation, phrase, kinds))
+    starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
+        m for m in _AT_START.finditer(question)
+        if content_words(m.group(1))
+        and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
+    ]
+    for m in starts:
+        named = named_sources(m.group(0))
+        relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
+    for m in _DURING.finditer(question):
+        clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
+        if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
+            continue  # "when X first appears" asks for its first instant, found above
+        if content_words(clause):
+            kinds = sorted(named_sources(clause) or _KINDS)
+            relations.append(("while", _quoted_or(clause), kinds))
+    out: list[BriefItem] = []
+    for relation, phrase, sources in relations[:2]:
+        anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
+        kind = None  # the neighbour's kind: the anchor's own
+        if anchor is None and set(sources) != _KINDS and ":" not in relation and relation in _NEIGHBOUR_SQL:
+            # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
+            # the sign BOOK FAIR says when it was, and the line asked is the speech just before then
+            anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
+        if anchor is None:
+            continue
+        label = SOURCE_LABELS[anchor.source]
+        out.append(BriefItem(
+            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{clip_text(anchor.text)}"', 0.95,
+            recorded_sql(HIT_SQL, vid, anchor.source, anchor.item_id), (hit_row(anchor),), anchor.source,
+            anchor.item_id,
+        ))
+        sql, args = _related_sql(relation, anchor, kind)
+        word = {"replaced": "in place of"}.get(relation, relation.partition(":")[0])
+        rows = run_sql(memory, sql, args).to_pylist()
+        if relation == "replaced":
+            rows = _in_its_place(memory, anchor, rows)
+        for r in rows:
+            out.append(BriefItem(
+                "order", vid, r["start_s"], r["end_s"],
+                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
+                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
+            ))
+    return out
+
+
+def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Of the texts after `anchor` (in time order), the first at its place and line on the frame (what
+    replaces CAKE SALE at the top is not the line that comes up under it); the first of all when none
+    is, or when the anchor is speech."""
+    if anchor.source != "ocr_spans" or not rows:
+        return rows[:1]
+    places = video_span_places(memory, anchor.video_id)
+    where = places.get(anchor.item_id)
+    same = [r for r in rows if r["source"] == "ocr_spans" and where is not None
+            and places.get(int(r["item_id"])) == where and r["start_s"] >= anchor.end_s - AT_START_S]
+    return same[:1] or rows[:1]
+
+
+def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tuple[str, list[Any]]:
+    """The query for what `relation` ('while', 'at', 'after', 'before', 'after:other', 'before:other',
+    'replaced') finds next to `anchor`, and its arguments; a neighbour of kind `kind`, else of the
+    anchor's own."""
+    vid, src = anchor.video_id, anchor.source
+    if relation == "while":  # what overlaps it in time, of the other kind
+        return _DURING_SQL, [vid, src, anchor.end_s, anchor.start_s, anchor.end_s - anchor.start_s]
+    if relation == "at":  # of the other kind, on at the instant it starts (a sampled frame's second)
+        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s + AT_START_S, anchor.start_s - AT_START_S]
+    if relation == "after:other":  # of the other kind, on in the seconds after it ends
+        return _OTHER_NEAR_SQL, [vid, src, anchor.end_s + OTHER_NEAR_S, anchor.end_s]
+    if relation == "before:other":  # of the other kind, on in the seconds before it starts
+        return _OTHER_NEAR_SQL, [vid, src, anchor.start_s, anchor.start_s - OTHER_NEAR_S]
+    if relation == "replaced":  # the texts after it, for `_in_its_place`
+        return _LATER_SQL, [vid, src, anchor.start_s]
+    return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
+
+
+def _quoted_or(phrase: str) -> str:
+    """The quoted text in `phrase` ("'SOLD OUT' appeared" -> SOLD OUT), else the phrase."""
+    quoted = re.search(r"['\"]([^'\"]+)['\"]", phrase)
+    return quoted.group(1) if quoted else phrase
+
+
+def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:
+    """The text that `phrase` names: the best of keyword and semantic search, fused."""
+    groups: list[tuple[str, list[TextHit]]] = []
+    words = content_words(phrase)
+    if words:
+        groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=3, video_id=vid, sources=sources,
+                                                 match="any")))
+    if encoder is not None:
+        try:
+            found = search_texts(memory, encoder, phrase, k=3, video_id=vid, sources=sources)
+            groups.append(("semantic", [h for h in found if h.score >= 0.3]))
+        except QueryError:
+            pass  # no embeddings: the words alone
+    fused = fuse_ranks(groups)
+    return fused[0][0] if fused else None
