@@ -269,7 +269,9 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (re.compile(rf"\b(?:at|around|about|near|by)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+(?:mark|timestamp)"), _point),
     (re.compile(r"\b(?:at|around|near)\s+(?:second|minute)\s+(\d+(?:\.\d+)?)()"), _point),
     (re.compile(rf"\b(?:at|around|about|near|approximately|roughly)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"), _point),
-    (re.compile(r"\b(?:at|around|near)\s+(\d{1,2}:\d{2}(?::\d{2})?)()"), _point),
+    # "at 1:30", "at about 1:30", "roughly 0:45 in" (test14's "At about 1:30 into the video" found no time)
+    (re.compile(r"\b(?:at|around|about|near|approximately|roughly)(?:\s+(?:about|around|roughly|approximately))?"
+                r"\s+(\d{1,2}:\d{2}(?::\d{2})?)()"), _point),
     (re.compile(rf"\b(?:at\s+)?(?:time\s+)?t\s*=\s*{_NUM}{_OPT_UNIT}"), _point),
     (re.compile(r"\b(?:first|1st)\s+half\b"), _dur_needed(_first_half)),
     (re.compile(r"\b(?:second|2nd|last)\s+half\b"), _dur_needed(_second_half)),
