@@ -161,6 +161,7 @@ _NTH_TEXT = (
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
 )
+_NTH_LINE = re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:new\s+)?lines?\b", re.I)
 _NTH = {"first": "first", "earliest": "first", "last": "last", "final": "last", "latest": "last", "newest": "last"}
 #: Two texts that appear within this many seconds of each other have no order a question can ask for.
 NTH_TIE_S = 1.0
@@ -175,12 +176,16 @@ def nth_text(question: str) -> str | None:
     (None, None)
     >>> nth_text("final bottom caption?"), nth_text("the latest second line under a heading"), nth_text("the last line")
     ('last', 'last', None)
+    >>> nth_text("what was the latest line to appear underneath a top text?")  # a line placed on the frame
+    'last'
     """
     for pattern in _NTH_TEXT:
         m = pattern.search(question)
         if m:
             return _NTH[m.group(1).lower()]
-    return None
+    # "the last line" may be the last thing said; a line the question places on the frame is text
+    m = _NTH_LINE.search(question)
+    return _NTH[m.group(1).lower()] if m and asked_place(question) is not None else None
 
 
 def nth_text_items(
