@@ -9,16 +9,18 @@ items, like every other part of the brief (`queries.brief_items`).
 """
 
 import re
+from pathlib import Path
 from typing import Any
 
 from memory import Memory
 from queries.brief_items import HIT_SQL, BriefItem, clip_text, hit_row, recorded_sql
 from queries.errors import QueryError
-from queries.question_words import content_words, stems
+from queries.question_words import content_words, stems, without_file_name
 from queries.run import run_sql
-from queries.screen_places import video_span_places
+from queries.screen_places import line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.text_kinds import named_sources, wanted_sources
+from queries.videos import video_paths
 
 __all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items"]
 
@@ -68,12 +70,27 @@ _REPLACES = re.compile(
 _TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
 
 
+#: "Which comes first: the donkey rides notice or the hay ride notice?", "which was announced earlier, the
+#: bus or the train?": two things the question names, of which the first (or last) in time is asked for.
+_WHICH_FIRST = re.compile(
+    r"(?:^|[,;:]\s*)(?:which|what)\b[^,:;?]*?\b(first|earlier|sooner|last|later)\b\s*[,:]?\s*(?:the\s+)?"
+    r"([^,:;?]+?)\s+or\s+(?:the\s+)?([^,:;?]+?)\s*[?.!]*\s*$",
+    re.I,
+)
+_NTH_WORD = {"first": "first", "earlier": "first", "sooner": "first", "last": "last", "later": "last"}
 #: Speech and on-screen text of the other kind than the anchor's that overlap its span (end, start) for
 #: at least half of the shorter of the two (its duration last): a line that ends a fraction of a second
 #: after a sign appears was not said while it was shown (OCR spans start at a sampled frame).
 _DURING_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
     "AND least(end_s, ?) - greatest(start_s, ?) >= 0.5 * least(end_s - start_s, ?) ORDER BY start_s"
+)
+#: The row of the other kind that overlaps the anchor's span (end, start) longest, when none does for half
+#: the time (`_DURING_SQL`).
+_PARTLY_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source IN ('transcript', 'ocr_spans') AND source <> ? "
+    "AND least(end_s, ?) - greatest(start_s, ?) > 0 ORDER BY least(end_s, ?) - greatest(start_s, ?) DESC, "
+    "start_s LIMIT 1"
 )
 _KINDS = frozenset({"transcript", "ocr_spans"})
 #: "Right after X is announced, what does the sign say?": the other kind's rows on screen (or said) in
@@ -99,7 +116,10 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
     """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
     speech segment or text span next to it (score 1.0) after X itself (0.95). For "what did the sign
     say while X was said": X, and the text of the other kind shown or said during it, which the code
-    compares by time so that the model need not (it answered with the sign of the next minute)."""
+    compares by time so that the model need not (it answered with the sign of the next minute). The
+    video's file name is no part of the relation ("...before the pie vote in plaza notices" is no notice)."""
+    path = video_paths(memory, [vid]).get(vid)
+    question = without_file_name(question, Path(path).name) if path else question
     relations: list[tuple[str, str, list[str]]] = []  # (relation, what to find, where to find it)
     wanted = sorted(wanted_sources(question) - {"captions"}) or ["transcript", "ocr_spans"]
     changed = _CHANGES_TO.search(question)
@@ -158,26 +178,71 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         rows = run_sql(memory, sql, args).to_pylist()
         if relation == "replaced":
             rows = _in_its_place(memory, anchor, rows)
+        if relation == "while" and not rows:
+            # nothing of the other kind overlaps X for half its time: the one that overlaps it most, said
+            # partly while X was on ("said while the MAZE line was on screen": the leash line ended
+            # 0.6 s into MAZE's 18 s, and nothing else was said then)
+            sql, args = _PARTLY_SQL, [anchor.video_id, anchor.source, *[anchor.end_s, anchor.start_s] * 2]
+            rows, word = run_sql(memory, sql, args).to_pylist(), "partly while"
         for r in rows:
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
                 f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
                 recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
             ))
+    if not relations:
+        out += _which_first(memory, vid, question, encoder)
     return out
+
+
+def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+    """For "which comes first: the donkey rides notice or the hay ride notice?": both found by search,
+    and the one said or shown first (or last, as asked) as the line the code compared by time, the
+    other beside it. Nothing when either is not found or both are one line."""
+    m = _WHICH_FIRST.search(question)
+    if m is None:
+        return []
+    which, found = _NTH_WORD[m.group(1).lower()], []
+    for phrase in (m.group(2), m.group(3)):
+        phrase = _quoted_or(phrase)
+        hit = _anchor_hit(memory, vid, phrase, sorted(named_sources(phrase) or _KINDS), encoder) \
+            if content_words(phrase) else None
+        if hit is None:
+            return []
+        found.append((phrase, hit))
+    if (found[0][1].source, found[0][1].item_id) == (found[1][1].source, found[1][1].item_id):
+        return []
+    found.sort(key=lambda f: f[1].start_s, reverse=which == "last")
+    (phrase, hit), (other_phrase, other) = found
+    return [BriefItem(
+        "order", vid, h.start_s, h.end_s,
+        f'{SOURCE_LABELS[h.source]} {label}: "{clip_text(h.text)}"', score,
+        recorded_sql(HIT_SQL, vid, h.source, h.item_id), (hit_row(h),), h.source, h.item_id,
+    ) for h, label, score in (
+        (hit, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"', 1.0),
+        (other, f'not {which}: "{clip_text(other_phrase, 30)}"', 0.95),
+    )]
 
 
 def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Of the texts after `anchor` (in time order), the first at its place and line on the frame (what
     replaces CAKE SALE at the top is not the line that comes up under it); the first of all when none
-    is, or when the anchor is speech."""
+    is, or when the anchor is speech. A text alone at its place is its first line (`line_fits`): SOUTH
+    CAR PARK alone at the top took the place of ORCHARD, the first of two top lines, not the second
+    line LEASHES ON that came up under ORCHARD."""
     if anchor.source != "ocr_spans" or not rows:
         return rows[:1]
     places = video_span_places(memory, anchor.video_id)
     where = places.get(anchor.item_id)
-    same = [r for r in rows if r["source"] == "ocr_spans" and where is not None
-            and places.get(int(r["item_id"])) == where and r["start_s"] >= anchor.end_s - AT_START_S]
+    if where is None:
+        return rows[:1]
+    same = [r for r in rows if r["source"] == "ocr_spans" and r["start_s"] >= anchor.end_s - AT_START_S
+            and _same_place(places.get(int(r["item_id"])), where)]
     return same[:1] or rows[:1]
+
+
+def _same_place(place: tuple[str, int | None] | None, where: tuple[str, int | None]) -> bool:
+    return place is not None and place[0] == where[0] and line_fits(where[1] or 1, place[1])
 
 
 def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tuple[str, list[Any]]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 __all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
            "asks_content", "asks_count", "asks_moment", "content_words", "forms_pattern", "object_categories",
-           "stems", "subject_words", "yes_no_question"]
+           "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -35,7 +35,8 @@ STOPWORDS = frozenset(
 #: time, place on screen, quantity, reasons ("what does the voice *bring up* *near* the *end*").
 #: They are searched for, but their absence from the memory says nothing (`subject_words`).
 FRAME_WORDS = frozenset(re.findall(r"\w+", """
-    frame frames talk talks talked talking topic topics voice voices bring brings brought word words text texts
+    frame frames talk talks talked talking topic topics voice voices bring brings brought word words sentence
+    sentences text texts
     sign signs written writing read reads reading caption captions title label message messages notice board
     display displayed announce announces announced announcement tell tells told speak speaks spoken narrator
     describe describes give gives given long stay stays during part top bottom middle left right around near
@@ -142,6 +143,8 @@ def subject_words(question: str, present: Sequence[str] = ()) -> list[str]:
     ['someone', 'need', '2583']
     >>> subject_words("How far into the video is 'WINE LIST' first shown?"), subject_words("While the text is showing?")
     ([], [])
+    >>> subject_words("How many announcements are made in the first minute?"), subject_words("Who ran a minute faster?")
+    ([], ['ran', 'faster'])
     """
     unquoted = _TIME_NUMBER.sub(" ", _HOW_FAR.sub(" ", QUOTED.sub(" ", question)))
     shown = {w for cat in object_categories(unquoted, present) for w in (*CATEGORY_WORDS.get(cat, ()), cat, cat + "s")}
@@ -281,11 +284,14 @@ def asks_moment(question: str) -> bool:
     return bool(_MOMENT.search(question))
 
 
-#: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), not a
-#: thing asked about.
+#: A number that is a time ("11 seconds in", "the 12-second mark", "the first five seconds", "1:30"), or a
+#: minute or hour placed by its order ("in the first minute", "the last hour"), not a thing asked about:
+#: the minute of "how many announcements in the first minute?" narrowed the count to the one line
+#: that says "minutes".
 _TIME_NUMBER = re.compile(
     r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
-    r"forty|fifty|sixty|ninety)\s*-?\s*(?:s|secs?|seconds?|mins?|minutes?|hours?)\b|\b\d+:\d\d\b",
+    r"forty|fifty|sixty|ninety)\s*-?\s*(?:s|secs?|seconds?|mins?|minutes?|hours?)\b|\b\d+:\d\d\b"
+    r"|\b(?:first|last|final|opening|closing|next|previous|half\s+a|an?)\s+(?:few\s+)?(?:mins?|minutes?|hours?)\b",
     re.I,
 )
 #: A quoted text in a question: 'GATE 5', "SOLD OUT", ‘EXIT’.
@@ -329,3 +335,30 @@ def forms_pattern(word: str) -> str:
 
 #: FRAME_WORDS and STOPWORDS by stem, for `_frames`.
 _FRAME_STEMS = frozenset(stems(sorted(FRAME_WORDS | STOPWORDS)))
+
+
+def without_file_name(question: str, file_name: str) -> str:
+    """`question` without the video's file name, as written or with spaces for its '_' and '-', and the
+    'in', 'of' or 'from' before it: a name is no thing asked about. "whats the announcement just before
+    the pie vote in plaza notices" asks about speech, not a notice. A name of one word is kept (the
+    video "news.mp4" and "what is in the news?").
+
+    >>> without_file_name("whats said just before the pie vote in plaza notices?", "plaza_notices.mp4")
+    'whats said just before the pie vote?'
+    >>> without_file_name("In plaza-notices.mp4, what does the notice say?", "plaza-notices.mp4")
+    'what does the notice say?'
+    >>> without_file_name("While MINI GOLF was showing in plaza_notices, what was said?", "plaza_notices.mp4")
+    'While MINI GOLF was showing, what was said?'
+    >>> without_file_name("what is in the news?", "news.mp4")
+    'what is in the news?'
+    """
+    parts = [re.escape(p) for p in re.split(r"[\s_.-]+", file_name.rsplit(".", 1)[0]) if p]
+    if len(parts) < 2:
+        return question
+    name = r"[\s_-]*".join(parts) + r"(?:\.\w{2,4})?"
+    # the punctuation after the name stays: it ends the clause before it ("While X was up in plaza_notices,
+    # what was announced?" is a relation to X, not to X and what follows)
+    named = rf"(?:\b(?:in|of|from)\s+)?(?:the\s+)?\b{name}(?!\w)(?:\s+(?:video|clip))?"
+    out = re.sub(named, " ", question, flags=re.I)
+    return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", out)).strip(" ,;:")
+
