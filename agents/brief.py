@@ -29,7 +29,7 @@ from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
 __all__ = [
-    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "passed_over_mark",
+    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "marked_answer", "passed_over_mark",
     "related_answer", "with_brief", "with_file_names", "yes_no_line",
 ]
 
@@ -71,6 +71,7 @@ def with_brief(ctx: ToolContext, brief: Brief | None, *, max_tokens: int) -> Too
                    counted=counted_answer(brief, max_tokens=max_tokens),
                    related=related_answer(brief, max_tokens=max_tokens),
                    written=written_answer(brief, max_tokens=max_tokens),
+                   marked=marked_answer(brief, max_tokens=max_tokens),
                    yes_no=yes_no_line(brief, max_tokens=max_tokens))
 
 
@@ -125,6 +126,18 @@ def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     return _stated(top, placed=True) if top is not None and top.source == "ocr_spans" else None
+
+
+def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
+    """The brief's shown best match as an answer ('"We need six more helpers ..." is said at 20.9-24.8 s.'),
+    when it is a line (not a count) and the question, of one video, is no count and asks no yes or no.
+    test14's "What are the six extra helpers needed for on Thursday?" was answered twice with the
+    marked line's time and none of its words ("...are mentioned in the speech segment from 20.9 to
+    24.8 seconds"): what the line says is the answer the model passed over. None for multiple choice."""
+    if brief is None or brief.archive or asks_count(brief.question) or yes_no_question(brief.question):
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    return _stated(top, placed=True) if top is not None and top.kind != "count" and top.row_text.strip() else None
 
 
 #: "What ...", "which ...", "the exact words of ...": a question for the words of a text (not why or how).

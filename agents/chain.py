@@ -480,7 +480,9 @@ class Chain:
         answer with another number, with no call. A denial whose second reading asks to look up again
         takes the mark the code found next to the line asked about (`ctx.related`), when there is one.
         For a question asking what a text reads, a second reading that still does not quote the marked
-        text takes it as shown (`ctx.written`): the small model answered with the spoken line twice."""
+        text takes it as shown (`ctx.written`): the small model answered with the spoken line twice. Any
+        other second reading that still passes over the mark takes the marked line as shown (`ctx.marked`):
+        the small model answered twice with the line's time and none of its words."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
         line = passed_over(answer) if passed_over is not None else None
@@ -502,6 +504,8 @@ class Chain:
             again, note = self.ctx.related, "no answer on a second reading; the line found next to the one asked about"
         if self.ctx.written is not None and (again is None or (passed_over is not None and passed_over(again))):
             again, note = self.ctx.written, "the second reading did not quote the marked text either; the text as shown"
+        elif again is not None and self.ctx.marked is not None and passed_over is not None and passed_over(again):
+            again, note = self.ctx.marked, "the second reading passed over the marked line too; the line as shown"
         step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         return self._takes_over(tree, read, step, again or answer, note)
 

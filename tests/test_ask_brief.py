@@ -215,6 +215,10 @@ MARKED = '5-7 s speech while "PLATFORM 9 EXIT": "Please count the people walking
          "Please count the people walking across the square (5 s).", "read again from the best match"),
         ("Look up: the train", "The red train leaves the station at 1 s.",
          "no answer on a second reading; the answer stands"),
+        # test14: read again, the model gave the marked line's time and none of its words a second time
+        ("Answer: It is said in the speech segment from 5 to 7 seconds.",
+         '"Please count the people walking across the square." is said at 5-7 s.',
+         "the second reading passed over the marked line too; the line as shown"),
     ],
 )
 def test_an_answer_from_another_line_than_the_best_match_is_read_again(

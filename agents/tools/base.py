@@ -67,6 +67,9 @@ class ToolContext:
     #: The brief's best match as an answer, when it is on-screen text and the question asks what a text
     #: reads (`agents.brief.written_answer`): a second reading that still does not quote it is replaced by it.
     written: str | None = None
+    #: The brief's best-match line as an answer, for any other question of one video about what is said
+    #: or shown (`agents.brief.marked_answer`): a second reading that still passes over it is replaced by it.
+    marked: str | None = None
     #: For a question asking yes or no about what the brief's best match holds: that line as shown, and
     #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
     yes_no: tuple[str, str, str] | None = None
