@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from agents.brief_text import brief_text, fitted_items, marked_line, shows_all_text
 from agents.parsing import denies
@@ -23,14 +24,22 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
-from queries.question_words import asks_content, asks_count, asks_moment, stems, subject_words, yes_no_question
+from queries.question_words import (
+    asks_content,
+    asks_count,
+    asks_moment,
+    stems,
+    subject_words,
+    without_file_name,
+    yes_no_question,
+)
 from queries.text_kinds import named_sources
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
 __all__ = [
-    "BRIEF_TOOL", "answer_file", "brief_evidence", "build_brief", "counted_answer", "marked_answer", "passed_over_mark",
-    "related_answer", "with_brief", "with_file_names", "yes_no_line",
+    "BRIEF_TOOL", "YesNoLine", "answer_file", "brief_evidence", "build_brief", "counted_answer", "marked_answer",
+    "passed_over_mark", "related_answer", "with_brief", "with_file_names", "yes_no_line",
 ]
 
 log = logging.getLogger(__name__)
@@ -282,7 +291,16 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     return marked_line(brief, top)
 
 
-def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str, str] | None:
+class YesNoLine(NamedTuple):
+    """What a yes/no question about the marked line is judged on (`yes_no_line`)."""
+
+    line: str  # the marked line as shown, for the model to judge
+    evidence: str  # the line as an answer's evidence ('"..." is said at 0.7-5.9 s.')
+    asked: str  # the yes/no question judged
+    other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
+
+
+def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     """For a question that asks yes or no (`yes_no_question`) about what the shown best match holds
     (`_holds_asked`): the marked line, as shown, for the model to judge, the line as an answer's
     evidence ('"The car wash is closed today ..." is said at 0.7-5.9 s'), and the yes/no question
@@ -297,7 +315,22 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> tuple[str, str, str]
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or not _holds_asked(brief, top):
         return None
-    return marked_line(brief, top), _stated(top), asked
+    return YesNoLine(marked_line(brief, top), _stated(top), asked, _other_numbers(brief, top, asked))
+
+
+def _other_numbers(brief: Brief, top: BriefItem, asked: str) -> bool:
+    """Whether the yes/no question names numbers (in words or digits) and the marked line others, none of
+    them: "Did Oscar finish the relay in three minutes?" of "Oscar finished the relay in 4 minutes"
+    was judged YES by the small model (test14). Not for a question that points at a time of the video
+    ("at 0:30, does the sign say ..."), whose numbers are no claim; the file name's digits aside. On
+    the 35 yes/no questions of dev, test9-13 and test14 judged on a line, it holds for 6, all no."""
+    if brief.windows:
+        return False
+    name = brief.files.get(top.video_id)
+    question = without_file_name(asked, name) if name else asked
+    asked_numbers = set(_NUMBER.findall(number_words_to_digits(question)))
+    line_numbers = set(_NUMBER.findall(number_words_to_digits(top.row_text)))
+    return bool(asked_numbers and line_numbers and not asked_numbers & line_numbers)
 
 
 def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:

@@ -408,12 +408,19 @@ class Chain:
         said at 0.7-5.9 s."). Reading the whole brief, the small model answered "The car wash is
         open today because the water has been switched off", the line's reason with the opposite
         state. Asked for one word, it judged "delayed by 15 minutes" YES for "running on time?" (2 of
-        16 wrong); asked for the deciding words first, none of 26. None when there is no such
+        16 wrong); asked for the deciding words first, none of 26. A question whose numbers are none of
+        the line's is answered no by the code, with no call (`YesNoLine.other_number`). None when there is no such
         line (or `settings.judge_yes_no` is off); a failure node beside the reading when the reply
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
-        line, evidence, asked = self.ctx.yes_no
+        line, evidence, asked, other_number = self.ctx.yes_no
+        if other_number:  # the question's numbers are none of the line's: the code says no
+            denied = f"No: {evidence}"
+            step = planner_step(READ, "the line's numbers are not the question's", "", Usage(), denied, final=True)
+            node = tree.add(0, "step", step, label=label)
+            node.status, node.answer, node.note = "answer", denied, "no: the line gives other numbers than the question"
+            return node
         text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
         verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}"

@@ -313,6 +313,21 @@ def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
     assert (1.0, 3.5) in [e.times_s for e in answer.evidence]  # the line is the answer's evidence
 
 
+@pytest.mark.parametrize(("question", "calls"), [
+    ("Does the exit sign say platform seven?", []),  # 7 is none of the line's numbers: no, from the code
+    ("Does the exit sign say platform nine?", [JUDGE]),  # the line's own number: the model judges it
+])  # fmt: skip
+def test_a_yes_no_question_naming_other_numbers_than_the_line_is_answered_no(
+    known: Any, minilm: Any, question: str, calls: list[str]
+) -> None:
+    """test14's "Did Oscar finish the relay in three minutes?" was judged YES on "Oscar finished the
+    relay in 4 minutes": the numbers are compared by the code, in words or digits."""
+    llm = ScriptedChat([], routes={JUDGE: ["Words: PLATFORM 9\nVerdict: YES"]})
+    answer = ask(question, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == calls
+    assert answer.text.startswith("No: " if not calls else "Yes: ") and "PLATFORM 9 EXIT" in answer.text, answer.text
+
+
 def test_an_either_or_whose_second_half_denies_is_judged_on_its_first(known: Any, minilm: Any) -> None:
     """"Does the red train leave early, or is nothing said about it?" asks whether it leaves early: the
     judge is asked that (a YES to the whole either/or would say nothing), and the answer is the verdict."""

@@ -72,7 +72,8 @@ class ToolContext:
     marked: str | None = None
     #: For a question asking yes or no about what the brief's best match holds: that line as shown, and
     #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
-    yes_no: tuple[str, str, str] | None = None
+    #: The fourth field: the question's numbers are none of the line's, and the code says no.
+    yes_no: tuple[str, str, str, bool] | None = None
 
 
 @dataclass(frozen=True)
