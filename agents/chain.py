@@ -415,21 +415,21 @@ class Chain:
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
         line, evidence, asked, other_number = self.ctx.yes_no
+        verdict: bool | None
         if other_number:  # the question's numbers are none of the line's: the code says no
-            denied = f"No: {evidence}"
-            step = planner_step(READ, "the line's numbers are not the question's", "", Usage(), denied, final=True)
-            node = tree.add(0, "step", step, label=label)
-            node.status, node.answer, node.note = "answer", denied, "no: the line gives other numbers than the question"
-            return node
-        text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
-        verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
+            text, usage, verdict = "", Usage(), False
+            why = "the line's numbers are not the question's"
+            note = "no: the line gives other numbers than the question"
+        else:
+            text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
+            verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
+            why, note = "judge the best match yes or no", "judged yes or no from the best match"
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}"
-        step = planner_step(READ, "judge the best match yes or no", text.strip(), usage, answer or "",
-                            final=answer is not None)
+        step = planner_step(READ, why, text.strip(), usage, answer or "", final=answer is not None)
         node = tree.add(0, "step", step, label=label)
         if answer is None:
             return fail(node, "no yes/no verdict on the best match; the brief is read")
-        node.status, node.answer, node.note = "answer", answer, "judged yes or no from the best match"
+        node.status, node.answer, node.note = "answer", answer, note
         return node
 
     def _checked(self, tree: SearchTree, read: Node) -> Node:

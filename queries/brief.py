@@ -56,11 +56,10 @@ from queries.brief_counts import (
     visible_items,
 )
 from queries.brief_items import (
-    HIT_SQL,
     BriefItem,
     VideoFacts,
     clip_text,
-    hit_row,
+    hit_item,
     recorded_sql,
     seconds_text,
     span_text,
@@ -296,7 +295,7 @@ def evidence_brief(
         only = _only_video(memory)
         archive = only is None
         vid = only or (fused[0][0].video_id if fused else None)
-    items: list[BriefItem] = [_hit_item(h, s, relevance[key]) for (h, s), key in zip(fused, keys, strict=True)]
+    items = [hit_item("hit", h, s, match=relevance[key]) for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
     facts: VideoFacts | None = None
     scores: tuple[ChoiceScore, ...] = ()
@@ -602,14 +601,6 @@ def _hybrid_hits(
 
 def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float]]:
     return [(hit, score) for hit, score, _ in fuse_ranks(groups)]
-
-
-def _hit_item(hit: TextHit, score: float, match: float) -> BriefItem:
-    row = hit_row(hit)
-    return BriefItem(
-        "hit", hit.video_id, hit.start_s, hit.end_s, f'{SOURCE_LABELS[hit.source]}: "{clip_text(hit.text)}"', score,
-        recorded_sql(HIT_SQL, hit.video_id, hit.source, hit.item_id), (row,), hit.source, hit.item_id, match,
-    )
 
 
 _SPANS_SQL = "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id = ? ORDER BY start_s, span_id"

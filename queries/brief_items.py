@@ -15,7 +15,8 @@ from queries.errors import QueryError
 from queries.screen_places import ORDINALS
 from queries.search import SOURCE_LABELS, TextHit
 
-__all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "recorded_sql", "seconds_text", "span_text"]
+__all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "hit_item", "recorded_sql", "seconds_text",
+           "span_text"]
 
 #: The longest text an item shows.
 TEXT_CHARS = 160
@@ -168,11 +169,19 @@ def recorded_sql(template: str, *params: Any) -> str:
     return out
 
 
-#: The memory's row behind a search hit (`hit_row`), for an item's recorded SQL.
-HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"
+#: The memory's row behind a search hit, for a hit item's recorded SQL.
+_HIT_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND item_id = ?"
 
 
-def hit_row(hit: TextHit) -> dict[str, Any]:
+def _hit_row(hit: TextHit) -> dict[str, Any]:
     """A search hit as the `text_items` row it came from."""
     return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
             "end_s": hit.end_s, "text": hit.text}
+
+
+def hit_item(kind: str, hit: TextHit, score: float, label: str = "", match: float = 0.0) -> BriefItem:
+    """A search hit as a brief item of `kind`: '<source> <label>: "<text>"' with its row and SQL."""
+    said = f"{SOURCE_LABELS[hit.source]} {label}".rstrip()
+    return BriefItem(kind, hit.video_id, hit.start_s, hit.end_s, f'{said}: "{clip_text(hit.text)}"', score,
+                     recorded_sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (_hit_row(hit),), hit.source,
+                     hit.item_id, match)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memory import Memory
-from queries.brief_items import HIT_SQL, BriefItem, clip_text, hit_row, recorded_sql
+from queries.brief_items import BriefItem, clip_text, hit_item, recorded_sql
 from queries.errors import QueryError
 from queries.question_words import content_words, stems, without_file_name
 from queries.run import run_sql
@@ -167,12 +167,7 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
             anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
         if anchor is None:
             continue
-        label = SOURCE_LABELS[anchor.source]
-        out.append(BriefItem(
-            "order", vid, anchor.start_s, anchor.end_s, f'{label}: "{clip_text(anchor.text)}"', 0.95,
-            recorded_sql(HIT_SQL, vid, anchor.source, anchor.item_id), (hit_row(anchor),), anchor.source,
-            anchor.item_id,
-        ))
+        out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
         word = {"replaced": "in place of"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
@@ -214,14 +209,10 @@ def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         return []
     found.sort(key=lambda f: f[1].start_s, reverse=which == "last")
     (phrase, hit), (other_phrase, other) = found
-    return [BriefItem(
-        "order", vid, h.start_s, h.end_s,
-        f'{SOURCE_LABELS[h.source]} {label}: "{clip_text(h.text)}"', score,
-        recorded_sql(HIT_SQL, vid, h.source, h.item_id), (hit_row(h),), h.source, h.item_id,
-    ) for h, label, score in (
-        (hit, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"', 1.0),
-        (other, f'not {which}: "{clip_text(other_phrase, 30)}"', 0.95),
-    )]
+    return [
+        hit_item("order", hit, 1.0, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"'),
+        hit_item("order", other, 0.95, f'not {which}: "{clip_text(other_phrase, 30)}"'),
+    ]
 
 
 def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -361,4 +361,3 @@ def without_file_name(question: str, file_name: str) -> str:
     named = rf"(?:\b(?:in|of|from)\s+)?(?:the\s+)?\b{name}(?!\w)(?:\s+(?:video|clip))?"
     out = re.sub(named, " ", question, flags=re.I)
     return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", out)).strip(" ,;:")
-
