@@ -17,7 +17,8 @@ from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOU
 only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise;
 `heldout13`: the thirteenth, videos only (HELDOUT13_VIDEOS), its questions (heldout13.jsonl, split 'test13') written
 from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions
-(heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise."""
+(heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise; `heldout15`: the fifteenth, videos
+only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written from heldout15_facts.md likewise."""
 
 import argparse
 import sys
@@ -40,6 +41,7 @@ from bench.qset.spec import (
     HELDOUT12_VIDEOS,
     HELDOUT13_VIDEOS,
     HELDOUT14_VIDEOS,
+    HELDOUT15_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -86,6 +88,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout12": (None, None, HELDOUT12_VIDEOS),
     "heldout13": (None, None, HELDOUT13_VIDEOS),
     "heldout14": (None, None, HELDOUT14_VIDEOS),
+    "heldout15": (None, None, HELDOUT15_VIDEOS),
 }
 
 

@@ -327,6 +327,34 @@ KINDS: dict[str, Kind] = {
         "thing",
         "the vote for the {thing}",
     ),
+    # Kinds only the fifteenth held-out set (HELDOUT15_VIDEOS) says, in sentence shapes no earlier kind has:
+    # where the money for a called-off event is given back, the quickest way to a place, a fine for leaving
+    # a bike somewhere, how often a service comes, a child looking for a relative by a landmark, quiet in a
+    # room while something is on, a place that stays open late on a weekday, a door only staff may use.
+    "refund": Kind(
+        "Everyone with a ticket for the {event} can get their money back at the {desk}.",
+        "event",
+        "money back for the {event}",
+    ),
+    "shortcut": Kind("The quickest way to the {place} is through the {path}.", "place", "the way to the {place}"),
+    "fine": Kind(
+        "Bikes left on the {area} will be fined {price_words} dollars.", "area", "bikes left on the {area}"
+    ),
+    "every": Kind(
+        "The {vehicle} to the {dest} comes every {minutes_words} minutes.", "dest", "the {vehicle} to the {dest}"
+    ),
+    "looking": Kind(
+        "A girl called {name} is looking for her {relative} near the {landmark}.",
+        "relative",
+        "{name} looking for her {relative}",
+    ),
+    "quiet": Kind(
+        "Please keep quiet in the {room} while the {activity} is going on.", "activity", "quiet during the {activity}"
+    ),
+    "openlate": Kind(
+        "On {weekday} the {place} stays open until {hour_words} o'clock.", "place", "the {place} open late"
+    ),
+    "staffonly": Kind("Only staff may use the {door} during the {occasion}.", "door", "the {door}"),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -2894,3 +2922,147 @@ HELDOUT14_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT14_BY_NAME = {v.name: v for v in HELDOUT14_VIDEOS}
+
+
+# ------------------------------------------------------------------ the fifteenth held-out set (videos only)
+
+# Five videos built after the fourteenth set had been asked once, whose questions are written by hand from a
+# plain facts sheet (heldout15_facts.md) by someone who never sees the code, like the eighth to the fourteenth:
+# `python -m bench.qset heldout15` builds the videos only. Eight kinds of line no code was written for
+# ('refund', 'shortcut', 'fine', 'every', 'looking', 'quiet', 'openlate', 'staffonly') and three older kinds
+# ('meet', 'capacity', 'price') with new values; names, slot values and sign texts no other set uses; footage
+# in another mix than the fourteenth's (the long videos on vtest looped from 28 s and on Megamind looped from
+# 5.5 s; the short ones on carphone from 2.2 s, bigbuckbunny from 3.2 s and tree.avi from 3.5 s), people counts
+# where they are hand-checked (vtest, the car's one man, the rabbit's none), and in the two long videos second
+# lines under a top sign, bottom captions over the top signs and top signs that change while a line is said.
+# Lines were checked against what faster-whisper base writes for them (ingests --only asr,ocr into
+# /tmp/h15/check*.duckdb) and garbled words replaced before the facts sheet was written. First ingest: 'costs a
+# fine of thirty dollars' -> 'costs of $530' in all three videos (the kind now says 'will be fined'), 'Leaving a
+# bike' -> 'Leaving a mic', 'Anyone' -> 'And one' (now 'Everyone'), 'boating lake' -> 'moding lake', 'flower
+# stall' -> 'flowers tall', 'chess final' -> 'chest final', 'bandstand' -> 'mend stand', 'tea tent has seats'
+# -> 'T10 deceits', 'cricket ground' -> 'cricket round', 'her aunt' -> 'the rent', 'back stairs' -> 'Mac stairs',
+# 'piano exam' -> 'piano and man', 'lecture theatre' -> 'theater' (its sign was read '8O SEATS'). Second: 'village
+# hall' -> 'village holds', 'old tunnel' -> 'old tunnels', 'her uncle near the ice cream van' -> 'the Runkle near
+# the ice cream fan', 'boat trip' -> 'mode trip', and a sign too wide for the frame was read cut. Third: 'high
+# street' -> 'highest street', 'bus tour' -> 'most or'. Fourth: every key word right; numbers come as digits
+# ('$30', '9 o'clock'), which the facts sheet allows. Every sign text is read exactly by OCR with no stray text.
+HELDOUT15_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "quay_bulletin",
+        Footage("vtest", 28.0, loops=_looped(28.0, 160.0), width=640),
+        160.0,
+        VTEST_SCENE,
+        (
+            _line("refund", 4.0, event="kite festival", desk="ticket booth"),
+            _line("shortcut", 24.0, place="sailing club", path="rose garden"),
+            _line("fine", 44.0, area="footbridge", price=30),
+            _line("every", 64.0, vehicle="river boat", dest="old mill", minutes=20),
+            _line("looking", 84.0, name="Chloe", relative="grandfather", landmark="bakery"),
+            _line("quiet", 104.0, room="reading room", activity="quiz final"),
+            _line("openlate", 124.0, weekday="Friday", place="art gallery", hour=9),
+            _line("meet", 144.0, name="Simon", landmark="windmill", hour=6),
+        ),
+        (
+            Sign("KITE FESTIVAL REFUNDS", 0.0, 22.0),
+            Sign("MONEY BACK AT BOOTH", 3.0, 19.0, "top2"),
+            Sign("SAILING CLUB THIS WAY", 22.0, 42.0),
+            Sign("NO BIKES ON FOOTBRIDGE", 42.0, 80.0),
+            Sign("30 DOLLAR FINE", 45.0, 62.0, "top2"),
+            Sign("RIVER BOAT EVERY 20 MIN", 60.0, 90.0, "bottom"),
+            Sign("CHLOE WAIT BY BAKERY", 80.0, 102.0),
+            Sign("HUSH IN THE READING ROOM", 102.0, 126.0),
+            Sign("QUIZ FINAL", 100.0, 135.0, "bottom"),
+            Sign("GALLERY OPEN LATE", 126.0, 160.0),
+            Sign("WINDMILL AT 6", 142.0, 160.0, "bottom"),
+        ),
+        vtest_counts_looped(28.0, 160.0),
+        ("pistachio", "avalanche"),
+    ),
+    Video(
+        "supper_digest",
+        Footage("Megamind.avi", 5.5, loops=15, width=640, fps=12),
+        150.0,
+        DINNER_SCENE,
+        (
+            _line("staffonly", 3.0, door="side gate", occasion="fireworks"),
+            _line("every", 22.0, vehicle="water taxi", dest="lighthouse", minutes=15),
+            _line("quiet", 41.0, room="small hall", activity="spelling contest"),
+            _line("refund", 60.0, event="comedy night", desk="front kiosk"),
+            _line("openlate", 79.0, weekday="Saturday", place="ice rink", hour=10),
+            _line("fine", 98.0, area="station steps", price=50),
+            _line("capacity", 117.0, room="chapel", count=40),
+            _line("shortcut", 136.0, place="rugby club", path="main square"),
+        ),
+        (
+            Sign("SIDE GATE STAFF ONLY", 0.0, 20.0),
+            Sign("WATER TAXI", 20.0, 40.0),
+            Sign("EVERY 15 MINUTES", 22.0, 38.0, "top2"),
+            Sign("SPELLING CONTEST", 40.0, 58.0),
+            Sign("SILENCE IN SMALL HALL", 42.0, 56.0, "bottom"),
+            Sign("COMEDY NIGHT REFUNDS", 58.0, 78.0),
+            Sign("ICE RINK", 78.0, 100.0),
+            Sign("OPEN TILL 10", 80.0, 96.0, "top2"),
+            Sign("50 DOLLAR FINE", 96.0, 120.0, "bottom"),
+            Sign("CHAPEL 40 SEATS", 100.0, 119.0),
+            Sign("RUGBY CLUB", 119.0, 150.0),
+            Sign("VIA MAIN SQUARE", 134.0, 150.0, "bottom"),
+        ),
+        (),
+        ("turnip", "quokka"),
+    ),
+    Video(
+        "limo_leaflet",
+        Footage("carphone", 2.2, loops=14, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("looking", 1.0, name="Ruby", relative="sister", landmark="toy shop"),
+            _line("staffonly", 17.0, door="service lift", occasion="fire drill"),
+            _line("price", 33.0, city="Prague", price=60),
+        ),
+        (
+            Sign("RUBY IS LOST", 0.0, 16.0),
+            Sign("SERVICE LIFT STAFF ONLY", 16.0, 32.0),
+            Sign("PRAGUE 60 DOLLARS", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (6.0, 21.0, 38.0)),
+        ("snorkel", "bagel"),
+    ),
+    Video(
+        "hillside_herald",
+        Footage("bigbuckbunny", 3.2, loops=12, width=640, fps=25),
+        55.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("quiet", 2.0, room="music room", activity="singing lesson"),
+            _line("fine", 20.0, area="tennis court", price=20),
+            _line("looking", 38.0, name="Grace", relative="brother", landmark="duck pond"),
+        ),
+        (
+            Sign("SINGING LESSON", 0.0, 18.0),
+            Sign("TENNIS COURT RULES", 18.0, 36.0),
+            Sign("GRACE LOOKING FOR BROTHER", 35.0, 55.0, "bottom"),
+        ),
+        tuple(Count(t, 0, 0, "an animated rabbit, no people") for t in (9.0, 27.0, 46.0)),
+        ("wombat", "trampoline"),
+    ),
+    Video(
+        "window_ledger",
+        Footage("tree.avi", 3.5, loops=3, width=640, fps=15),
+        55.0,
+        TREE_SCENE,
+        (
+            _line("shortcut", 1.0, place="skate park", path="church yard"),
+            _line("capacity", 19.0, room="lecture hall", count=90),
+            _line("refund", 37.0, event="garden party", desk="gift shop"),
+        ),
+        (
+            Sign("SKATE PARK SHORTCUT", 0.0, 18.0),
+            Sign("LECTURE HALL 90 SEATS", 18.0, 36.0),
+            Sign("GARDEN PARTY REFUNDS", 33.0, 55.0, "bottom"),
+        ),
+        (),
+        ("glacier", "accordionist"),
+    ),
+)
+HELDOUT15_BY_NAME = {v.name: v for v in HELDOUT15_VIDEOS}
