@@ -337,9 +337,7 @@ KINDS: dict[str, Kind] = {
         "money back for the {event}",
     ),
     "shortcut": Kind("The quickest way to the {place} is through the {path}.", "place", "the way to the {place}"),
-    "fine": Kind(
-        "Bikes left on the {area} will be fined {price_words} dollars.", "area", "bikes left on the {area}"
-    ),
+    "fine": Kind("Bikes left on the {area} will be fined {price_words} dollars.", "area", "bikes left on the {area}"),
     "every": Kind(
         "The {vehicle} to the {dest} comes every {minutes_words} minutes.", "dest", "the {vehicle} to the {dest}"
     ),
