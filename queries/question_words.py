@@ -249,6 +249,9 @@ _AUXILIARY = re.compile(rf"^\W*(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 
+#: A phrase set before the question proper, with a comma: "In the rabbit cartoon, is Nora turning twelve?",
+#: "According to the clip, ...". Not a wh- clause ("When it starts, is it late?" stays no yes/no question).
+_FRONTED = re.compile(r"^[^,?]{1,60},\s*(?=\w)")
 #: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
 
@@ -266,10 +269,14 @@ def yes_no_question(question: str) -> str | None:
     ('Is it open?', 'Did anyone leave a bag?')
     >>> yes_no_question("Can you tell me what the banner said?") is None
     True
+    >>> yes_no_question("In the rabbit cartoon, is Nora turning twelve?"), yes_no_question("When it ends, is it dark?")
+    ('is Nora turning twelve?', None)
     """
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
     if denied := _OR_DENIED.search(last):
         last = last[: denied.start()].rstrip(" ,") + "?"
+    if not _AUXILIARY.match(last) and (fronted := _FRONTED.match(last)) and not _NOT_YES_NO.search(fronted.group()):
+        last = last[fronted.end() :]
     return last if _AUXILIARY.match(last) and not _NOT_YES_NO.search(last) else None
 
 
