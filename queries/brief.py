@@ -83,7 +83,7 @@ from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, wanted_sources
 from queries.text_noise import noisy_spans
-from queries.time_phrases import TimeWindow, time_windows
+from queries.time_phrases import TimeWindow, number_words_to_digits, time_windows
 from queries.videos import video_paths
 
 __all__ = [
@@ -254,8 +254,9 @@ class Brief:
 
 
 def _words(text: str) -> set[str]:
-    """Stems of the content words, and the numbers, of `text`."""
-    return set(stems(content_words(text))) | set(re.findall(r"\d+", text))
+    """Stems of the content words, and the numbers (in digits or words: '30 DOLLAR FINE' restates "what
+    would get me a thirty dollar fine?"), of `text`."""
+    return set(stems(content_words(text))) | set(re.findall(r"\d+", number_words_to_digits(text)))
 
 
 

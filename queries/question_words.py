@@ -176,8 +176,10 @@ _MOMENT = re.compile(
 #: yes/no question.
 #: An interrogative, or a request put as an order ("Give me the exact words of the caption", "Tell me
 #: which desk ...", "Name the ..."), opening a sentence or a clause.
+#: A place named before the question with no comma: "in quay bulletin what would get me a fine?"
+_LEAD = r"(?:in|on|for|from|during|according\s+to)"
 _ASKS_CONTENT = re.compile(
-    r"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+)\s*(?!what time\b|at what\b)"
+    rf"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+|^\W*{_LEAD}\b[^.?!,;:]{{1,40}}?\s)\s*(?!what time\b|at what\b)"
     r"(?:what|which|where|who|whom|whose|why|how|(?:give|tell|show)\s+me|quote|name|list)\b",
     re.I,
 )
@@ -249,9 +251,12 @@ _AUXILIARY = re.compile(rf"^\W*(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 
-#: A phrase set before the question proper, with a comma: "In the rabbit cartoon, is Nora turning twelve?",
-#: "According to the clip, ...". Not a wh- clause ("When it starts, is it late?" stays no yes/no question).
-_FRONTED = re.compile(r"^[^,?]{1,60},\s*(?=\w)")
+#: A phrase set before the question proper: with a comma ("In the rabbit cartoon, is Nora turning twelve?",
+#: "According to the clip, ..."), or a place named with 'in', 'on', 'for' ... and no comma ("in hillside herald
+#: is the fine thirty dollars?"). Not a wh- clause ("When it starts, is it late?" stays no yes/no question).
+_FRONTED = re.compile(
+    rf"^(?:[^,?]{{1,60}},\s*(?=\w)|\W*{_LEAD}\b[^,?]{{1,40}}?\s(?=(?:{'|'.join(sorted(AUXILIARIES))})\b))", re.I
+)
 #: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
 

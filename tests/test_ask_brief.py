@@ -341,11 +341,11 @@ def test_an_either_or_whose_second_half_denies_is_judged_on_its_first(known: Any
 def test_a_phrase_before_the_yes_no_question_is_no_wh_question(known: Any, minilm: Any) -> None:
     """"In the rabbit cartoon, is Nora turning twelve?" (test14) was read whole by the small model, which
     answered with the line: a phrase set before the question with a comma leaves it a yes/no question."""
-    llm = ScriptedChat([], routes={JUDGE: ["Words: early in the morning\nVerdict: YES"]})
-    answer = ask("In this clip, does the red train leave early?", _ctx(known, llm, minilm),
-                 tools=[when_tool(), finish_tool()])
-    assert llm.kinds == [JUDGE] and answer.text.startswith("Yes: ")
-    assert llm.calls[0][-1].content.endswith("does the red train leave early?")
+    for question in ("In this clip, does the red train leave early?", "in this clip does the red train leave early"):
+        llm = ScriptedChat([], routes={JUDGE: ["Words: early in the morning\nVerdict: YES"]})
+        answer = ask(question, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+        assert llm.kinds == [JUDGE] and answer.text.startswith("Yes: ")
+        assert llm.calls[0][-1].content.rstrip("?").endswith("does the red train leave early")
 
 
 def test_no_verdict_on_the_best_match_reads_the_brief(known: Any, minilm: Any) -> None:
