@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.brief import answer_file, brief_evidence, build_brief, with_brief, with_file_names
-from agents.chain import PlanResult, metered, since, spent
+from agents.chain import PlanResult, choice_letter, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
 from agents.parsing import without_brief_marks
@@ -141,6 +141,11 @@ def ask(
     if choices:
         best = brief.best_choice if brief is not None else None
         result = verify_choices(asked, choices, result, toolset, ctx, settings.choices, best)
+        timed = brief.timed_choice if brief is not None else None
+        if timed is not None and result.choice != timed:
+            # which of them comes first is read from their lines' times by the code: the small model
+            # picked another of the choices the brief showed it below the timed one (spent test10, test13)
+            result = replace(result, choice=timed, answer=f"{choice_letter(timed)}) {choices[timed]}")
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     text = with_file_names(ctx.memory, without_brief_marks(result.answer)) if result.answer is not None else NO_ANSWER

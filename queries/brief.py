@@ -240,6 +240,12 @@ class Brief:
         return at[0] if named and len(at) == 1 else None
 
     @property
+    def timed_choice(self) -> int | None:
+        """The choice the code found said or shown first (or last) of them, when the question asks which
+        one is ("which of these is announced first?"); None otherwise."""
+        return next((c.index for c in self.choices if c.timed), None)
+
+    @property
     def best_choice(self) -> int | None:
         """The choice the memory supports best: the single top score above 0, else None."""
         top = max((c.score for c in self.choices), default=0.0)

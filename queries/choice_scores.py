@@ -14,7 +14,7 @@ A choice is read as what it is about, and checked against the memory accordingly
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory import Memory
 from queries.errors import QueryError
@@ -34,6 +34,13 @@ _DURATION_QUESTION = re.compile(r"\bhow long\b|\bfor how many seconds\b|\bdurati
 _COUNT_QUESTION = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b", re.I)
 _WHOLE = re.compile(r"\b(the )?whole (video|clip|time)\b|\bthroughout\b|\ball the time\b|\bentire (video|clip)\b", re.I)
 _WORD = re.compile(r"[\w']+")
+#: "Which of these is announced first?", "which of these do they talk about first?", "... is said last?": the
+#: order of the lines the choices name, not a step within one line ("what do you go through first?").
+_WHICH_COMES = re.compile(
+    r"\bwhich\b(?=[^?]*\b(?:say|says|said|mention(?:s|ed)?|announce[sd]?|talk(?:s|ed)?|shown?|shows|"
+    r"appears?|appeared|comes?|came)\b)[^?]*\b(first|earliest|last|latest|final)\b",
+    re.I,
+)
 #: Grammar only, unlike `question_words.STOPWORDS`: an option's own words ('two', 'the end', 'first',
 #: 'video') are what tells it from the others, so they are kept.
 _STOP = frozenset(
@@ -57,6 +64,9 @@ class ChoiceScore:
     reason: str  # short, for the prompt: 'overlaps speech 1.6-4.9 s', 'count 6 at 5 s', ...
     start_s: float | None = None  # the evidence the score rests on, when it has a time
     end_s: float | None = None
+    #: the choice whose line comes first (or last) of them all, as the question asks (`_in_time_order`):
+    #: an answer the code computed, not a support
+    timed: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,7 +143,24 @@ def score_choices(
         else:
             focus = _Focus(neighbors or set(), list(windows), relevance or {}, _words(question), calibrate)
             out.append(_text(memory, i, choice, video_id, encoder, focus))
-    return out
+    return _in_time_order(out, question, kinds) if not (neighbors or windows) else out
+
+
+def _in_time_order(scores: list[ChoiceScore], question: str, kinds: Sequence[str]) -> list[ChoiceScore]:
+    """For "which of these is announced first (last)?": of the text choices that match a line well
+    (0.6 or more), the one whose line comes first (last) keeps its score and the others lose half. Each
+    choice matched its own line equally well (0.8) and the small model picked one of the three tied
+    'best supported' at random (test15: 0 of 3)."""
+    asked = _WHICH_COMES.search(question)
+    found = [s for s, k in zip(scores, kinds, strict=True) if k == "text" and s.score >= 0.6 and s.start_s is not None]
+    if asked is None or len(found) < 2:
+        return scores
+    last = asked.group(1).lower() in ("last", "latest", "final")
+    pick = (max if last else min)(found, key=lambda s: s.start_s or 0.0)
+    order = "before" if last else "after"
+    return [replace(s, timed=True) if s is pick else s if s not in found else
+            replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; comes {order} {chr(65 + pick.index)}")
+            for s in scores]
 
 
 def _number(text: str) -> float | None:

@@ -589,6 +589,15 @@ def test_a_read_answer_naming_a_choice_is_the_choice(known: Any, minilm: Any) ->
     assert answer.choice == 1 and answer.usage.calls == 1
 
 
+def test_which_choice_comes_first_is_the_codes_when_the_model_picks_another(known: Any, minilm: Any) -> None:
+    """The brief scored the choice said first 0.8 and the others 0.4, and the small model still answered
+    another (spent test10 and test13): the order the code read from the lines' times stands."""
+    llm = ScriptedChat([], routes={READER: ["Answer: A"]})
+    answer = ask("Which of these is said first?", _ctx(known, llm, minilm), tools=[finish_tool()],
+                 choices=["rain in the mountains tomorrow", "the red train leaving"])
+    assert answer.choice == 1 and answer.text.startswith("B) the red train") and answer.usage.calls == 1
+
+
 def test_read_first_can_be_turned_off(known: Any, minilm: Any) -> None:
     llm = ScriptedChat([finish("At 1 s.")], routes={READER: ["Answer: never called"]})
     settings = AgentSettings().with_chain(read_first=False)

@@ -610,6 +610,26 @@ def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm:
     assert free.choices[1].score > free.choices[0].score
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    ("Which of these is said first?", 1),  # the red train, at 1 s; the weather at 12 s
+    ("Which of these does the speaker mention last?", 0),
+    ("Which of these do you need first?", None),  # no order of lines asked: the scores stand
+])  # fmt: skip
+def test_which_of_the_choices_comes_first_is_read_from_their_lines_times(
+    known: Any, minilm: Any, question: str, first: int | None
+) -> None:
+    """Every choice of "which of these is announced first?" matched its own line as well (0.8), and the
+    small model picked among the tied at random (test15: 0 of 3): the line that comes first keeps its score."""
+    choices = ["rain in the mountains tomorrow", "the red train leaving"]
+    brief = evidence_brief(known, question, video_id="vA", encoder=minilm, choices=choices)
+    scores = [c.score for c in brief.choices]
+    if first is None:
+        assert not any("comes" in c.reason for c in brief.choices)
+        return
+    assert scores[first] >= 0.6 and scores[1 - first] <= scores[first] / 2 + 0.01
+    assert f"comes {'after' if first == 1 else 'before'} {'AB'[first]}" in brief.choices[1 - first].reason
+
+
 def test_on_screen_text_says_where_on_the_frame_it_is(known: Any) -> None:
     brief = evidence_brief(known, "What does the sign say?", video_id="vA")
     spans = [i for i in brief.items if i.source == "ocr_spans"]
