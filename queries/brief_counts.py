@@ -14,6 +14,7 @@ from typing import Any
 
 from memory import Memory
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
+from queries.question_words import QUOTED
 from queries.run import run_sql
 from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
 from queries.time_phrases import TimeWindow
@@ -167,6 +168,17 @@ _NTH = {"first": "first", "earliest": "first", "last": "last", "final": "last", 
 NTH_TIE_S = 1.0
 
 
+#: A word of a text the question names as it reads, in capitals ("when does the QUIZ FINAL text first pop up?"):
+#: the text's word, which asks no ordinal. Only in a question that has lower case besides.
+_CAPITALS = re.compile(r"\b(?=[A-Z0-9']*[A-Z])[A-Z0-9']{2,}\b")
+
+
+def _without_named_texts(question: str) -> str:
+    if not re.search(r"[a-z]", question):
+        return question
+    return _CAPITALS.sub(" ", QUOTED.sub(" ", question))
+
+
 def nth_text(question: str) -> str | None:
     """'first' or 'last' when the question asks which on-screen text appeared first or last.
 
@@ -178,7 +190,10 @@ def nth_text(question: str) -> str | None:
     ('last', 'last', None)
     >>> nth_text("what was the latest line to appear underneath a top text?")  # a line placed on the frame
     'last'
+    >>> nth_text("when does the QUIZ FINAL text first pop up?"), nth_text("when does 'the final text' show?")
+    (None, None)
     """
+    question = _without_named_texts(question)
     for pattern in _NTH_TEXT:
         m = pattern.search(question)
         if m:
