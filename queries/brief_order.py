@@ -26,16 +26,18 @@ __all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items"]
 
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
-#: 'ahead of' and 'prior to' say before, 'following' after (_ORDER_WORD).
+#: 'ahead of' and 'prior to' say before, 'following' and 'once' after (_ORDER_WORD).
 _ANCHOR = re.compile(
-    r"\b(?:right |just |immediately |directly )?(after|following|before|ahead of|prior to)\s+"
+    r"\b(?:right |just |immediately |directly )?(after|following|before|ahead of|prior to|"
+    r"once(?=\s+(?:(?:the|a|an)\b|['\"]|(?-i:[A-Z0-9]{2}))))\s+"
     r"(?:the\s+|a\s+|an\s+)?(.+?)"
     r"(?:\s+(?:is|was|gets|got|has been)?\s*(?:mentioned|said|spoken|announced|shown|displayed|appears?|appeared|"
-    r"is over))?"
+    r"is over|goes away|went away|is gone|disappears?|disappeared|ends|ended))?"
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
-_ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before"}
+#: 'once X goes away' says after X (not 'once' alone: "is it said once?").
+_ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before", "once": "after"}
 #: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
 #: "While 'EXIT' is showing, what is said?": a relation in time to something said or shown, found by
 #: search ("When ..." opening a question asks for a time: no relation).

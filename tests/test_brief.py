@@ -878,6 +878,7 @@ def replaced(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     # that came up under it
     "What text takes over the top of the frame after PLATFORM 9 EXIT?",
     "Which text takes over from PLATFORM 9 EXIT?",
+    "which text takes over at the top once PLATFORM 9 EXIT goes away?",  # test15: 'once X goes away' is after X
 ])  # fmt: skip
 def test_what_replaces_a_text_is_the_next_one_in_its_place(replaced: Any, question: str) -> None:
     best = evidence_brief(replaced, question, video_id="vA").best_match
