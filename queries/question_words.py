@@ -247,7 +247,8 @@ AUXILIARIES = frozenset(
     ["is", "are", "was", "were", "am", "does", "do", "did", "has", "have", "had", "can", "could", "will", "would",
      "should", "shall", "may", "might", "must"]
 )
-_AUXILIARY = re.compile(rf"^\W*(?:{'|'.join(sorted(AUXILIARIES))})\b", re.I)
+_AUXILIARIES = "|".join(sorted(AUXILIARIES))
+_AUXILIARY = re.compile(rf"^\W*(?:{_AUXILIARIES})\b", re.I)
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 
@@ -255,7 +256,7 @@ _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)
 #: "According to the clip, ..."), or a place named with 'in', 'on', 'for' ... and no comma ("in hillside herald
 #: is the fine thirty dollars?"). Not a wh- clause ("When it starts, is it late?" stays no yes/no question).
 _FRONTED = re.compile(
-    rf"^(?:[^,?]{{1,60}},\s*(?=\w)|\W*{_LEAD}\b[^,?]{{1,40}}?\s(?=(?:{'|'.join(sorted(AUXILIARIES))})\b))", re.I
+    rf"^(?:[^,?]{{1,60}},\s*(?=\w)|\W*{_LEAD}\b[^,?]{{1,40}}?\s(?=(?:{_AUXILIARIES})\b))", re.I
 )
 #: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
