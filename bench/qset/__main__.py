@@ -19,7 +19,8 @@ only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written
 from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions
 (heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise; `heldout15`: the fifteenth, videos
 only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written from heldout15_facts.md likewise;
-`heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise."""
+`heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise;
+`heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17') likewise."""
 
 import argparse
 import sys
@@ -44,6 +45,7 @@ from bench.qset.spec import (
     HELDOUT14_VIDEOS,
     HELDOUT15_VIDEOS,
     HELDOUT16_VIDEOS,
+    HELDOUT17_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -92,6 +94,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout14": (None, None, HELDOUT14_VIDEOS),
     "heldout15": (None, None, HELDOUT15_VIDEOS),
     "heldout16": (None, None, HELDOUT16_VIDEOS),
+    "heldout17": (None, None, HELDOUT17_VIDEOS),
 }
 
 
