@@ -20,7 +20,8 @@ from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELD
 (heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise; `heldout15`: the fifteenth, videos
 only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written from heldout15_facts.md likewise;
 `heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise;
-`heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17') likewise."""
+`heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17')
+likewise."""
 
 import argparse
 import sys
