@@ -81,7 +81,7 @@ from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
-from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, wanted_sources
+from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
 from queries.time_phrases import TimeWindow, number_words_to_digits, time_windows
 from queries.videos import video_paths
@@ -173,7 +173,7 @@ class Brief:
                        and line_fits(want_line, i.line)] or related
         if related:
             return related[0] if len(related) == 1 else None
-        placed = self.at_asked_place()
+        placed = self.at_asked_place() or self.on_at_asked_instant()
         if placed is not None:
             return placed
         # a line made only of the question's own words ('WAITING ROOM' for "What was left in the waiting
@@ -189,6 +189,8 @@ class Brief:
                     and not (restates and _words(i.row_text) <= asked)), None)
         if top is None or top.match < BEST_MATCH:
             return None
+        if restates and top.source == "ocr_spans":
+            top = self._said_in_full(top, asked, wanted)
         # a question that names a time is answered by what is on then (the window's line says it): a
         # hit of another minute marked best ("HALF PRICE" at 150 s for "the banner at 0:51") was read out
         if self.windows and not any(top.overlaps(w.start_s, w.end_s) for w in self.windows):
@@ -203,6 +205,23 @@ class Brief:
         ):
             return None
         return top
+
+    def _said_in_full(self, sign: BriefItem, asked: set[str], wanted: set[str]) -> BriefItem:
+        """Of a question for what something is that names no on-screen text (those want the text),
+        the speech hit that holds every word of the question the on-screen text `sign` holds, and words
+        beyond the question's, in its place: a sign is a heading of what is said, and the detail asked
+        is in the sentence. "What day is the hill walk?" was answered BOOTS FOR HILL WALK beside "Please
+        wear boots to the hill walk on Tuesday"; "why's the city farm closed?", CITY FARM SHUT (test16)."""
+        held = _words(sign.row_text) & asked
+        if not held or "transcript" not in wanted or "ocr_spans" in named_sources(self.question):
+            return sign
+        for i in self.items:
+            words = _words(i.row_text)
+            if i.kind == "hit" and i.source == "transcript" and i.noise is None and i.match >= BEST_MATCH and (
+                held <= words and words - asked - _words(sign.row_text)
+            ):
+                return i
+        return sign
 
     def at_asked_place(self) -> BriefItem | None:
         """The one on-screen text at the place (and line) on the frame that a question about text
@@ -220,6 +239,23 @@ class Brief:
             ) and (not self.windows or any(i.overlaps(w.start_s, w.end_s) for w in self.windows)):
                 fits.setdefault((i.video_id, i.item_id), i)
         return next(iter(fits.values())) if len(fits) == 1 else None
+
+    def on_at_asked_instant(self) -> BriefItem | None:
+        """The one on-screen text on at the one instant a question for what a text reads names, where on
+        the frame or not ("what does the sign say at 0:30?": the search's top hits were about signing
+        books, at 104 s, and the model read one out beside GHOST TRAIN QUEUE, on at 30 s; test16). None
+        when no text or several are on then, and for questions about speech or a count."""
+        instants = {w.at_s for w in self.windows if w.at_s is not None}
+        if self.archive or len(instants) != 1 or named_sources(self.question) != {"ocr_spans"} or (
+            not asks_content(self.question) or asks_count(self.question)
+        ):
+            return None
+        t = instants.pop()
+        on: dict[tuple[str, int], BriefItem] = {}
+        for i in self.items:
+            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.overlaps(t, t):
+                on.setdefault((i.video_id, i.item_id), i)
+        return next(iter(on.values())) if len(on) == 1 else None
 
     def _counted(self) -> BriefItem | None:
         """The count the code computed for what a counting question counts: the different on-screen
