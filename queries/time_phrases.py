@@ -272,6 +272,10 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     # "at 1:30", "at about 1:30", "roughly 0:45 in" (test14's "At about 1:30 into the video" found no time)
     (re.compile(r"\b(?:at|around|about|near|approximately|roughly)(?:\s+(?:about|around|roughly|approximately))?"
                 r"\s+(\d{1,2}:\d{2}(?::\d{2})?)()"), _point),
+    # "2:20 in", "1:52 into lamppost weekly" (test16's "Sill almanac, 2:20 in - what does the caption ...?"
+    # found no time); not a clock time "2:20 in the afternoon"
+    (re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\s+(?:in|into)\b(?!\s+the\s+(?:morning|afternoon|evening|night))()"),
+     _point),
     (re.compile(rf"\b(?:at\s+)?(?:time\s+)?t\s*=\s*{_NUM}{_OPT_UNIT}"), _point),
     (re.compile(r"\b(?:first|1st)\s+half\b"), _dur_needed(_first_half)),
     (re.compile(r"\b(?:second|2nd|last)\s+half\b"), _dur_needed(_second_half)),
