@@ -541,11 +541,16 @@ def _relevance(question: str, text: str, cosine: float | None) -> float:
 
 
 def _counts(items: list[BriefItem]) -> list[float]:
-    """Counts the library gave: different on-screen texts when asked, the objects at the question's
-    instant when it named one, else the most at once."""
-    texts = [float(i.rows[0]["distinct_texts"]) for i in items if i.rows and "distinct_texts" in i.rows[0]]
+    """Counts the library gave: different on-screen texts when asked (at the asked place), the speech
+    turns, the objects at the question's instant when it named one, else the most at once."""
+    # the count of the asked place ("how many different texts show up at the top?": 6, not the video's 11)
+    texts = [float(i.rows[0].get("counted", i.rows[0]["distinct_texts"]))
+             for i in items if i.rows and "distinct_texts" in i.rows[0]]
     if texts:
         return texts[:1]
+    turns = [float(i.rows[0]["counted"]) for i in items if i.rows and "speech_turns" in i.rows[0]]
+    if turns:  # "how many announcements are made?": the turns the code counted
+        return turns[:1]
     at = [float(r["visible"]) for i in items if i.kind == "count" for r in i.rows if "visible" in r]
     if at:
         return at

@@ -989,3 +989,17 @@ def test_a_line_asked_about_by_what_only_a_sign_says_is_placed_by_the_sign(known
     brief = evidence_brief(known, "What does the speaker say right before the north gate camera?", video_id="vA")
     best = brief.best_match
     assert best is not None and best.source == "transcript" and best.row_text.startswith("Tomorrow it will rain")
+
+
+def test_choices_are_scored_on_the_count_of_the_asked_place_and_on_the_speech_turns() -> None:
+    """"How many different texts show up at the top of the frame?" (choices 4-7) was scored against the
+    video's 11 texts, beside the brief's "6 different texts at the top" (test16); a count of the
+    announcements had no count to score against."""
+    from queries.brief import _counts
+
+    texts = BriefItem("count", "v", None, None, "6 at the top", 1.0, "SELECT 1",
+                      rows=({"text": "A", "distinct_texts": 11, "counted": 6},))
+    turns = BriefItem("count", "v", None, None, "3 turns", 1.0, "SELECT 1",
+                      rows=({"turn": 1, "speech_turns": 3, "counted": 3},))
+    assert _counts([texts]) == [6.0] and _counts([turns]) == [3.0]
+
