@@ -1003,3 +1003,20 @@ def test_choices_are_scored_on_the_count_of_the_asked_place_and_on_the_speech_tu
                       rows=({"turn": 1, "speech_turns": 3, "counted": 3},))
     assert _counts([texts]) == [6.0] and _counts([turns]) == [3.0]
 
+
+def test_the_video_file_name_is_no_word_the_hits_must_match(minilm: Any, tmp_path: Path) -> None:
+    """"why does the voice in window ledger bring up the church yard?" held 2 of its 6 words in the
+    line it asks about, too few for a mark: the file name's words are no part of what is asked."""
+    import dataclasses
+
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    named_record = dataclasses.replace(rows[0].record, path="/v/quiet_harbour_weekly.mp4")
+    rows[0] = dataclasses.replace(rows[0], record=named_record)
+    question = "In quiet harbour weekly, where will it rain tomorrow?"
+    with open_memory(written(rows, tmp_path / "named.duckdb"), read_only=True) as mem:
+        named = evidence_brief(mem, question, video_id="vA")  # keyword search: the share of words decides
+    hit = next(i for i in named.items if i.kind == "hit" and i.source == "transcript")
+    assert hit.row_text == "Tomorrow it will rain in the mountains." and hit.match == 1.0
+    assert named.best_match is hit
