@@ -259,11 +259,17 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (re.compile(rf"\b(?:after|past|beyond)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+mark"), _after),
     (
         re.compile(
-            rf"\b(?:before|until|till|up to|prior to|earlier than|by)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"
+            rf"\b(?:before|until|till|up to|prior to|earlier than)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"
             rf"(?:\s*mark|\s*point)?{_VIDEO}"
         ),
         _before,
     ),
+    # 'by' bounds a time only as "by the 2-minute mark" or "by 2 minutes into the video": "delayed by twenty
+    # five minutes" is an amount (test16's yes/no question got a window over the whole video, and its number
+    # was no longer compared with the line's)
+    (re.compile(rf"\bby\s+the\s+{_NUM}\s*-?\s*{_UNIT}(?:\s*mark|\s*point)?{_VIDEO}"), _before),
+    (re.compile(rf"\bby\s+{_NUM}\s*-?\s*{_UNIT}(?:\s*mark|\s*point|\s+(?:into|in)\s+(?:the|this)\s+"
+                r"(?:video|clip|recording|footage|film))"), _before),
     (re.compile(rf"\b(?:before|until|prior to)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+mark"), _before),
     (re.compile(rf"\b{_NUM}\s*-?\s*{_UNIT}\s+(?:in|into)\b"), _point),
     (re.compile(rf"\b(?:at|around|about|near|by)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}\s+(?:mark|timestamp)"), _point),
