@@ -262,6 +262,13 @@ _FRONTED = re.compile(
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
 
 
+#: A statement with a question tag ("the bingo game is at two o'clock, right?", "..., isn't it?"): the
+#: statement is asked yes or no (test9's was answered with the statement itself).
+_TAGGED = re.compile(r",\s*(?:right|correct|true|yes|no|isn't it|aren't they|wasn't it|weren't they|"
+                     r"doesn't it|don't they|didn't (?:it|they|he|she)|isn't (?:he|she|that)|is that right)\s*\?\s*$",
+                     re.I)
+
+
 def yes_no_question(question: str) -> str | None:
     """The yes/no question the last sentence of `question` asks: the sentence, or the first of two
     alternatives when the second denies it ("Was a bag left, or is nothing said about that?" asks
@@ -277,8 +284,12 @@ def yes_no_question(question: str) -> str | None:
     True
     >>> yes_no_question("In the rabbit cartoon, is Nora turning twelve?"), yes_no_question("When it ends, is it dark?")
     ('is Nora turning twelve?', None)
+    >>> yes_no_question("the bingo game is at two o'clock, right?"), yes_no_question("what is at two, right?")
+    ("the bingo game is at two o'clock, right?", None)
     """
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+    if _TAGGED.search(last) and not _ASKS_CONTENT.search(last):  # a statement and its tag asks yes or no
+        return last
     if denied := _OR_DENIED.search(last):
         last = last[: denied.start()].rstrip(" ,") + "?"
     if not _AUXILIARY.match(last) and (fronted := _FRONTED.match(last)) and not _NOT_YES_NO.search(fronted.group()):

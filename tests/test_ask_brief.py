@@ -326,6 +326,17 @@ def test_a_yes_no_question_naming_other_numbers_than_the_line_is_answered_no(
     answer = ask(question, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == calls
     assert answer.text.startswith("No: " if not calls else "Yes: ") and "PLATFORM 9 EXIT" in answer.text, answer.text
+    if calls:  # the judge reads the line's number as the line writes it ("on sale at ten?" of "at 10 o'clock"
+        # was judged NO, test16)
+        assert llm.calls[0][-1].content.endswith("platform 9?")
+
+
+def test_a_yes_no_question_keeps_its_words_where_the_line_has_no_such_number() -> None:
+    from agents.brief import _numbers_as_in
+
+    assert _numbers_as_in("Is the one in the hall the ten o'clock?", "10 o'clock in the hall") == (
+        "is the 1 in the hall the 10 o'clock?")  # the line's 10: its number words read as digits
+    assert _numbers_as_in("Is the one in the hall open?", "The hall is open") == "Is the one in the hall open?"
 
 
 def test_an_either_or_whose_second_half_denies_is_judged_on_its_first(known: Any, minilm: Any) -> None:
@@ -765,3 +776,22 @@ def test_a_denial_of_the_one_text_at_the_asked_place_and_time_is_read_again(know
     assert llm.kinds == [READER, MARKER] and answer.text.startswith('"PLATFORM 9 EXIT" is shown at 4-9 s')
     unplaced = build_brief("What is written on screen about the harbour?", _ctx(known, ScriptedChat([]), minilm))
     assert unplaced is not None and unplaced.at_asked_place() is None
+
+
+def test_a_yes_no_question_naming_a_number_is_judged_on_the_line_that_gives_one() -> None:
+    """"Is the Cardiff train delayed by twenty five minutes?" was judged YES of the marked sign CARDIFF
+    TRAIN LATE, which gives no number, with "Cardiff is delayed by 35 minutes" said under it (test16)."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    sign = BriefItem("hit", "v", 119.0, 149.0, 'on-screen text: "CARDIFF TRAIN LATE"', 0.9, "SELECT 1",
+                     rows=({"text": "CARDIFF TRAIN LATE"},), source="ocr_spans", item_id=7, match=0.6)
+    said = BriefItem("row", "v", 117.8, 120.2, 'speech: "Cardiff is delayed by 35 minutes."', 0.3, "SELECT 1",
+                     rows=({"text": "Cardiff is delayed by 35 minutes."},), source="transcript", item_id=6)
+    asked = "Is the Cardiff train delayed by twenty five minutes?"
+    assert Brief(asked, "v", (sign, said)).best_match is sign
+    line = yes_no_line(Brief(asked, "v", (sign, said)), max_tokens=600)
+    assert line is not None and "35 minutes" in line.evidence and line.other_number  # no, from the code
+    # a question without a number is judged on the marked line
+    plain = yes_no_line(Brief("Is the Cardiff train late?", "v", (sign, said)), max_tokens=600)
+    assert plain is not None and "CARDIFF TRAIN LATE" in plain.evidence and not plain.other_number
