@@ -202,3 +202,14 @@ def test_the_brief_notes_a_value_nothing_gives_and_the_answer_says_so(known: Any
         "gives a price."
     )
     assert evidence_brief(known, "When is the red train mentioned?", video_id="vA").absent.unstated_answer() is None
+
+
+def test_a_missing_doer_noun_beside_its_root_word_is_absent(known: Any) -> None:
+    """"who's the magician doing the magic show?" (test17) named a show the video has and a magician it
+    does not: the whole subject is there but the doer, of whom only the root word ('magic') is said."""
+    found = absent_from_video(known, "vA", "Who is the stationmaster for the red train?")
+    assert (found.words, found.look_alike) == (("stationmaster",), ("station",))
+    # a missing doer with no word of its root in the video is left to the reading
+    assert absent_from_video(known, "vA", "Who is the driver of the red train?") == Absent()
+    # nor a missing word that names no doer ('hourly' for 'hour' is asked of what is there)
+    assert absent_from_video(known, "vA", "How early does the red train leave the station daily?") == Absent()
