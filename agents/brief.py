@@ -316,26 +316,30 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     top = _shown_mark(brief, shown)
     if top is None or not _holds_asked(brief, top):
         return None
-    top = _numbered_line(brief, top, asked, shown)
-    # the file name is no part of the claim: "... go on sale at ten in sill almanac?" was judged NO of "...
-    # go on sale at 10 o'clock at the town hall" (test16), as was "... till ten on saturday in supper digest?"
+    # the file name is no part of the claim (nor its digits a number of it): "... go on sale at ten in sill
+    # almanac?" was judged NO of "... go on sale at 10 o'clock at the town hall" (test16), as was "... till ten
+    # on saturday in supper digest?"
     name = brief.files.get(top.video_id)
-    judged = _numbers_as_in(without_file_name(asked, name) if name else asked, top.row_text)
-    return YesNoLine(marked_line(brief, top), _stated(top), judged, _other_numbers(brief, top, asked))
+    claim = without_file_name(asked, name) if name else asked
+    top = _numbered_line(brief, top, claim, shown)
+    return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
+                     _other_numbers(brief, top, claim))
 
 
-def _numbered_line(brief: Brief, top: BriefItem, asked: str, shown: Sequence[BriefItem]) -> BriefItem:
+def _numbers(text: str) -> set[str]:
+    """The numbers of `text`, in digits or in words, as digits."""
+    return set(_NUMBER.findall(number_words_to_digits(text)))
+
+
+def _numbered_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> BriefItem:
     """Of a yes/no question that names a number, the shown line about what it asks (`_holds_asked`) that
     gives a number, when the marked line gives none: "is the Cardiff train delayed by twenty five
     minutes?" was judged YES of the sign CARDIFF TRAIN LATE, with "Cardiff is delayed by 35 minutes" said
     under it (test16). Not for a question that points at a time of the video (its numbers are no claim)."""
-    name = brief.files.get(top.video_id)
-    question = without_file_name(asked, name) if name else asked
-    numbered = lambda text: bool(_NUMBER.search(number_words_to_digits(text)))  # noqa: E731
-    if brief.windows or not numbered(question) or numbered(top.row_text):
+    if brief.windows or not _numbers(claim) or _numbers(top.row_text):
         return top
     return next((i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
-                 and i.source in ("transcript", "ocr_spans") and numbered(i.row_text) and _holds_asked(brief, i)), top)
+                 and i.source in ("transcript", "ocr_spans") and _numbers(i.row_text) and _holds_asked(brief, i)), top)
 
 
 def _numbers_as_in(asked: str, line: str) -> str:
@@ -347,18 +351,16 @@ def _numbers_as_in(asked: str, line: str) -> str:
     return digits if (set(_NUMBER.findall(digits)) - set(_NUMBER.findall(asked))) & said else asked
 
 
-def _other_numbers(brief: Brief, top: BriefItem, asked: str) -> bool:
-    """Whether the yes/no question names numbers (in words or digits) and the marked line others, none of
-    them: "Did Oscar finish the relay in three minutes?" of "Oscar finished the relay in 4 minutes"
-    was judged YES by the small model (test14). Not for a question that points at a time of the video
-    ("at 0:30, does the sign say ..."), whose numbers are no claim; the file name's digits aside. On
-    the 35 yes/no questions of dev, test9-13 and test14 judged on a line, it holds for 5, all no."""
+def _other_numbers(brief: Brief, top: BriefItem, claim: str) -> bool:
+    """Whether the yes/no question's `claim` (without the file name, whose digits are no number of it)
+    names numbers (in words or digits) and the marked line others, none of them: "Did Oscar finish the
+    relay in three minutes?" of "Oscar finished the relay in 4 minutes" was judged YES by the small model
+    (test14). Not for a question that points at a time of the video ("at 0:30, does the sign say ..."),
+    whose numbers are no claim. On the 35 yes/no questions of dev, test9-13 and test14 judged on a line,
+    it holds for 5, all no."""
     if brief.windows:
         return False
-    name = brief.files.get(top.video_id)
-    question = without_file_name(asked, name) if name else asked
-    asked_numbers = set(_NUMBER.findall(number_words_to_digits(question)))
-    line_numbers = set(_NUMBER.findall(number_words_to_digits(top.row_text)))
+    asked_numbers, line_numbers = _numbers(claim), _numbers(top.row_text)
     return bool(asked_numbers and line_numbers and not asked_numbers & line_numbers)
 
 

@@ -86,7 +86,7 @@ class Absent:
     """What the question names that the video's memory lacks."""
 
     quoted: tuple[str, ...] = ()  # quoted texts that no text row reads
-    words: tuple[str, ...] = ()  # the subject words, when none of them is found
+    words: tuple[str, ...] = ()  # the subject words, when none of them is found; or the missing doer nouns
     #: words the video does hold that only share a root with a missing subject word ('library' for
     #: 'librarian'): another word, which a search close in meaning finds (`look_alikes`)
     look_alike: tuple[str, ...] = ()
@@ -133,14 +133,15 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     detector categories are `categories`."""
     quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
     words: tuple[str, ...] = ()
+    alike: tuple[str, ...] = ()
     subjects = _asked_subjects(memory, video_id, question, categories)
     if subjects and not object_categories(question, categories):
         pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
         else:
-            return Absent(quoted, *_missing_doers(memory, video_id, subjects))
-    return Absent(quoted, words)
+            words, alike = _missing_doers(memory, video_id, subjects)
+    return Absent(quoted, words, alike)
 
 
 #: A noun for who does something ('magician', 'photographer', 'farmer', 'keeper', 'sailor', 'florist').
