@@ -21,7 +21,8 @@ from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELD
 only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written from heldout15_facts.md likewise;
 `heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise;
 `heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17')
-likewise."""
+likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its questions (heldout18.jsonl, split
+'test18') likewise."""
 
 import argparse
 import sys
@@ -47,6 +48,7 @@ from bench.qset.spec import (
     HELDOUT15_VIDEOS,
     HELDOUT16_VIDEOS,
     HELDOUT17_VIDEOS,
+    HELDOUT18_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -96,6 +98,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout15": (None, None, HELDOUT15_VIDEOS),
     "heldout16": (None, None, HELDOUT16_VIDEOS),
     "heldout17": (None, None, HELDOUT17_VIDEOS),
+    "heldout18": (None, None, HELDOUT18_VIDEOS),
 }
 
 
