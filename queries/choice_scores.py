@@ -127,10 +127,11 @@ def score_choices(
     about the question.
     """
     out = []
-    kinds = [choice_kind(question, c) for c in choices]
+    kinds = [_unless_said(memory, video_id, c, choice_kind(question, c)) for c in choices]
     # against a denial, a text choice counts only as much as the row it matches is about the question
-    # ("what does the speaker say about the helicopter": every choice is said, none about it)
-    calibrate = "denial" in kinds
+    # ("what does the speaker say about the helicopter": every choice is said, none about it); not when the
+    # order of the lines is asked ("which of these is said first?" names nothing a line is about)
+    calibrate = "denial" in kinds and not _WHICH_COMES.search(question)
     for i, (choice, kind) in enumerate(zip(choices, kinds, strict=True)):
         if kind == "duration":
             out.append(_duration(i, choice, evidence, duration_s))
@@ -146,9 +147,30 @@ def score_choices(
     return _in_time_order(out, question, kinds) if not (neighbors or windows) else out
 
 
+def _unless_said(memory: Memory, vid: str, choice: str, kind: str) -> str:
+    """'text' for a choice worded with a negation that names a line of the video ("the no-photos rule in the
+    art gallery", "no photos in the chapel"): a thing said, whose line has two thirds of its other words
+    and at least two. Scored as a denial (the memory's mismatch with the question), each was test17's
+    top choice of "which of these is said first?" over the three said choices. Other kinds as they are."""
+    if kind != "denial":
+        return kind
+    words = _words(_NEGATION.sub(" ", choice))
+    if len(words) < 2:
+        return kind
+    hits = keyword_search(memory, " ".join(words), k=3, video_id=vid, match="any")
+    return "text" if any(_share(words, hit.text) >= 2 / 3 for hit in hits) else kind
+
+
+def _share(words: Sequence[str], text: str) -> float:
+    """The part of `words` that `text` holds, a longer word by its first five letters ('photo' for 'photos')."""
+    found = set(_words(text))
+    return sum(1 for w in words if w in found or any(f.startswith(w[:5]) for f in found if len(w) > 4)) / len(words)
+
+
 def _in_time_order(scores: list[ChoiceScore], question: str, kinds: Sequence[str]) -> list[ChoiceScore]:
     """For "which of these is announced first (last)?": of the text choices that match a line well
-    (0.6 or more), the one whose line comes first (last) keeps its score and the others lose half. Each
+    (0.6 or more), the one whose line comes first (last) keeps its score and the others lose half, as
+    does a denial. Each
     choice matched its own line equally well (0.8) and the small model picked one of the three tied
     'best supported' at random (test15: 0 of 3)."""
     asked = _WHICH_COMES.search(question)
@@ -158,9 +180,12 @@ def _in_time_order(scores: list[ChoiceScore], question: str, kinds: Sequence[str
     last = asked.group(1).lower() in ("last", "latest", "final")
     pick = (max if last else min)(found, key=lambda s: s.start_s or 0.0)
     order = "before" if last else "after"
-    return [replace(s, timed=True) if s is pick else s if s not in found else
+    # a denial ("none of them", "all at once") is contradicted by the lines found at their times
+    denied = [s for s, k in zip(scores, kinds, strict=True) if k == "denial"]
+    return [replace(s, timed=True) if s is pick else
             replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; comes {order} {chr(65 + pick.index)}")
-            for s in scores]
+            if s in found else replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; the lines have times")
+            if s in denied else s for s in scores]
 
 
 def _number(text: str) -> float | None:
@@ -278,9 +303,7 @@ def _text(memory: Memory, i: int, choice: str, vid: str, encoder: Encoder | None
     best, where = 0.0, None
     if words:
         for hit in keyword_search(memory, " ".join(words), k=3, video_id=vid, match="any"):
-            found = set(_words(hit.text))
-            share = sum(1 for w in words if w in found or any(f.startswith(w[:5]) for f in found if len(w) > 4))
-            score = share / len(words)
+            score = _share(words, hit.text)
             if score > best:
                 best, where = score, hit
     if encoder is not None:
