@@ -53,6 +53,7 @@ from queries.brief_counts import (
     fold_text,
     nth_text_items,
     speech_turn_items,
+    speech_value_items,
     visible_items,
 )
 from queries.brief_items import (
@@ -73,6 +74,7 @@ from queries.question_words import (
     asks_content,
     asks_count,
     content_words,
+    counted_value,
     object_categories,
     stems,
     subject_words,
@@ -378,8 +380,14 @@ def evidence_brief(
         if not order:  # "the last new text to show up": which of the texts, by when each first appeared
             order = nth_text_items(memory, vid, facts, question, windows)
         items += order
+        valued = counted_value(question) if counting and not archive and not unread else None
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question, windows)
+        elif valued and _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
+                                                        or _SPEECH_COUNT.search(question)):
+            # "how many of the announcements mention a number of minutes?": the code finds which do
+            items += speech_value_items(memory, vid, valued, windows)
+            narrowing = ()  # the count is narrowed already: nothing the model should narrow again
         elif _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
                 and not _NAMES_TEXT.search(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):

@@ -3,7 +3,8 @@
 Objects at a question's instant or the most at once in its window (`count_items`), when an object
 category is visible (`visible_items`), the different on-screen texts and where on the frame each
 shows (`distinct_text_items`), which of them appeared first or last (`nth_text_items`), and the
-separate stretches of speech (`speech_turn_items`). Which of
+separate stretches of speech (`speech_turn_items`) and those that state a kind of value
+(`speech_value_items`). Which of
 them a question asks for is `queries.brief`'s decision; each here reads the memory and makes its
 `BriefItem`s, with the SQL that gives their rows again.
 """
@@ -28,6 +29,7 @@ __all__ = [
     "nth_text_items",
     "speech_turn_items",
     "speech_turns",
+    "speech_value_items",
     "visible_items",
 ]
 
@@ -299,6 +301,48 @@ def speech_turn_items(memory: Memory, vid: str, windows: Sequence[TimeWindow] = 
         {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "segments": len(t),
          "speech_turns": len(turns), "counted": len(turns)} for k, t in enumerate(turns, 1)
     ) or ({"speech_turns": 0, "counted": 0},))]
+
+
+_NUMBER_WORDS = (r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+                 r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand")
+_WEEKDAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
+#: What a transcript row holds when it states a value of each kind (`queries.question_words.counted_value`),
+#: as speech recognition writes it ("45 minutes", "6 o'clock", "$30", "Friday"). Strict, unlike the absence
+#: check's forms: a count must not take in a row that only might state one ('one' is a pronoun as often
+#: as a number, 'tonight' is no time of day).
+STATED_VALUES: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
+    "minutes": r"\b(?:minutes?|mins?)\b",
+    "time of day": r"o'?clock|\b\d{1,2}(?::\d\d)?\s*(?:a\.?m\b|p\.?m\b)|\b\d{1,2}:\d\d\b|\bnoon\b|\bmidnight\b|"
+                   r"\b(?:half|quarter)\s+(?:past|to)\b",
+    "price": r"[$£€¥]\s?\d|\b(?:dollars?|pounds?|euros?|cents?|pence|bucks)\b",
+    "weekday": rf"\b{_WEEKDAYS}\b",
+    "day": rf"\b{_WEEKDAYS}\b|\b(?:{_MONTHS})\b|\b\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:today|tomorrow|yesterday)\b",
+    "number": rf"\d|\b(?:{_NUMBER_WORDS})\b",
+}.items()}
+_VALUE_NAMES = {"minutes": "a number of minutes", "time of day": "a time of day", "price": "a price",
+                "weekday": "a day of the week", "day": "a day or date", "number": "a number"}
+
+
+def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[TimeWindow] = ()) -> list[BriefItem]:
+    """How many of the video's stretches of speech (`speech_turns`) state a value of `kind`
+    (`STATED_VALUES`), each with its words and time: "how many of the announcements mention a number of
+    minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17: 1 of 5
+    right). With `windows`, the turns that overlap them."""
+    rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
+    turns = [t for t in speech_turns(rows) if not windows or any(
+        w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]
+    said = [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]
+    stating = [(t, text) for t, text in said if STATED_VALUES[kind].search(text)]
+    during = f" in {_windows_text(windows)}" if windows else ""
+    text = (f"{len(stating)} of the {len(turns)} separate stretches of speech{during} (turns, set apart by pauses) "
+            f"{'states' if len(stating) == 1 else 'state'} {_VALUE_NAMES[kind]}" + "".join(
+                f"; {span_text(float(t[0]['start_s']), float(t[-1]['end_s']))}: \"{clip_text(words, 90)}\""
+                for t, words in stating[:12]))
+    return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_TURNS_SQL, vid), tuple(
+        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "speech_turns": len(turns),
+         "counted": len(stating)} for k, (t, _) in enumerate(stating, 1)
+    ) or ({"speech_turns": len(turns), "counted": 0},))]
 
 
 def _windows_text(windows: Sequence[TimeWindow]) -> str:

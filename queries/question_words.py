@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 
 __all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
-           "asks_content", "asks_count", "asks_moment", "content_words", "forms_pattern", "object_categories",
-           "stems", "subject_words", "without_file_name", "yes_no_question"]
+           "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
+           "object_categories", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -238,6 +238,62 @@ def asked_value(question: str) -> str | None:
     (None, None)
     """
     return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
+
+
+#: The kinds of value a count can be narrowed to, by the words that name each: "how many announcements
+#: mention a number of minutes / give an o'clock time / a dollar amount / a day of the week / have a number".
+_COUNTED_KINDS: tuple[tuple[str, str], ...] = (
+    ("minutes", r"minutes?|mins?"),
+    ("time of day", r"o'?clock|times?(?:\s+of\s+(?:the\s+)?day)?|hours?"),
+    ("price", r"dollars?|prices?|costs?|money|pounds?|euros?|fees?|fares?"),
+    ("weekday", r"days?\s+of\s+the\s+week|weekdays?"),
+    ("day", r"days?|dates?"),
+    ("number", r"numbers?|digits?|figures?"),
+)
+_KIND_WORD = re.compile("|".join(rf"(?P<k{i}>\b(?:{w})\b)" for i, (_, w) in enumerate(_COUNTED_KINDS)), re.I)
+#: What opens the named kind after the verb: an article or quantifier and at most one word ("a dollar amount").
+_KIND_HEAD = re.compile(r"\s*(?:a|an|any|some|the|how\s+many)\s+([\w'-]+\s+)?", re.I)
+#: The verb that narrows a count to what holds a kind of value, and what follows it up to the end of the clause.
+_NARROWED_BY = re.compile(
+    r"\b(?:mention(?:s|ed|ing)?|give(?:s|n)?|giving|include(?:s|d)?|including|ha(?:ve|s|d)|having|say(?:s|ing)?|"
+    r"said|state(?:s|d)?|contain(?:s|ed)?|with|tell(?:s)?|talk(?:s|ed)?\s+about)\b([^?.;!(]*)", re.I)
+
+
+def counted_value(question: str) -> str | None:
+    """The kind of value a count question narrows what it counts to ('minutes', 'time of day', 'price',
+    'weekday', 'day', 'number'), or None: the first word naming a kind after a verb that narrows ("have a
+    number in them"; "a number of minutes" is minutes, the number's kind). Which rows count is the
+    caller's: this reads the question only.
+
+    >>> counted_value("how many of the announcements mention a number of minutes?")
+    'minutes'
+    >>> counted_value("how many announcements include a number (a time, a score, minutes etc)?")
+    'number'
+    >>> counted_value("how many of them give an o'clock time"), counted_value("how many mention a day of the week?")
+    ('time of day', 'weekday')
+    >>> counted_value("How many announcements are there?"), counted_value("How many minutes is the wait?")
+    (None, None)
+    >>> counted_value("how many sentences does the voice say in the first minute?")
+    """
+    if not asks_count(question):
+        return None
+    for clause in _NARROWED_BY.finditer(question):
+        text = clause.group(1)
+        head = _KIND_HEAD.match(text)  # "say in the first minute" names a span of the video, not a kind
+        if head is None:
+            continue
+        found = _KIND_WORD.match(text, head.start(1)) if head.group(1) else None
+        found = found or _KIND_WORD.match(text, head.end())
+        if found is None:
+            continue
+        of = re.compile(r"\s+of\s+").match(text, found.end())
+        inner = _KIND_WORD.match(text, of.end()) if of and _kind(found) == "number" else None
+        return _kind(inner or found)
+    return None
+
+
+def _kind(found: re.Match[str]) -> str:
+    return _COUNTED_KINDS[int(str(found.lastgroup)[1:])][0]
 
 
 #: A sentence that asks yes or no: it opens with an auxiliary verb ("Is the car wash open today?", "Did

@@ -587,6 +587,35 @@ def test_a_time_or_a_unit_of_speech_does_not_narrow_the_count(minilm: Any, tmp_p
     assert brief.best_match.rows[0]["counted"] == 3
 
 
+@pytest.mark.parametrize(("question", "counted", "line"), [
+    ("How many of the announcements mention a number of minutes?", 1, "ten minutes"),
+    ("how many announcements have a number in them", 2, "at 8 o'clock"),
+    ("How many of the announcements give an o'clock time?", 1, "at 8 o'clock"),
+    ("How many announcements mention a day of the week?", 0, None),
+])  # fmt: skip
+def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Path, question: str, counted: int,
+                                                       line: str | None) -> None:
+    """test15-17 asked "how many of the announcements mention a number of minutes?" five times and got one
+    answer right: the code finds which turns state the kind of value, and the count is the answer."""
+    from memory import rows_table
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    speech = rows[0].tables["transcript"].to_pylist()
+    speech[0] = {**speech[0], "text": "The red train leaves the station at 8 o'clock in the morning."}
+    speech[2] = {**speech[2], "text": "The next bus to the mountains leaves in ten minutes."}
+    rows[0].tables["transcript"] = rows_table(
+        "transcript", [{k: v for k, v in r.items() if k != "video_id"} for r in speech], "vA")
+    with open_memory(written(rows, tmp_path / "values.duckdb"), read_only=True) as mem:
+        brief = evidence_brief(mem, question, video_id="vA")
+    top = brief.best_match
+    assert top is not None and top.kind == "count" and top.rows[0]["counted"] == counted, top
+    assert top.text.startswith(f"{counted} of the 3 separate stretches of speech")
+    assert line is None or line in top.text
+    answer = counted_answer(brief, max_tokens=1500)
+    assert answer is not None and answer.startswith(f"{counted} of the 3")
+
+
 @pytest.mark.parametrize(("question", "narrowing"), [
     ("How many separate announcements are there overall?", ()),  # 'overall' names nothing the video holds
     ("How many departures are announced?", ("departures",)),  # some of the speech: the model reads it
