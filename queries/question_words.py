@@ -440,4 +440,4 @@ def without_file_name(question: str, file_name: str) -> str:
     # what was announced?" is a relation to X, not to X and what follows)
     named = rf"(?:\b(?:in|of|from)\s+)?(?:the\s+)?\b{name}(?!\w)(?:\s+(?:video|clip))?"
     out = re.sub(named, " ", question, flags=re.I)
-    return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", out)).strip(" ,;:")
+    return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", out)).strip(" ,;:-\u2013\u2014")

@@ -994,6 +994,28 @@ def test_the_file_name_of_the_video_names_no_kind_of_text(minilm: Any, tmp_path:
             assert best.row_text.startswith("Please count the people"), (question, best)
 
 
+@pytest.mark.parametrize("question", [
+    "Where will it rain tomorrow? (station notices vid)",  # test14: the name's 'notices' asked for a text
+    "where will it rain tomorrow in station_notices.mp4",
+])  # fmt: skip
+def test_a_file_name_that_names_a_kind_of_text_does_not_hide_the_said_line(
+    minilm: Any, tmp_path: Path, question: str
+) -> None:
+    """"If the weather is wet, where does the picnic go? (plaza notices vid)" marked no line: the name's
+    'notices' made the question one about on-screen text, and the sentence that answers is speech."""
+    from dataclasses import replace as changed
+
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    rows[0] = changed(rows[0], record=changed(rows[0].record, path="/videos/station_notices.mp4"))
+    with open_memory(written(rows, tmp_path / "named.duckdb"), read_only=True) as mem:
+        brief = evidence_brief(mem, question, video_id="vA")
+    assert brief.asked.lower().startswith("where will it rain tomorrow") and "notices" not in brief.asked
+    best = brief.best_match
+    assert best is not None and best.row_text == "Tomorrow it will rain in the mountains.", best
+
+
 @pytest.mark.parametrize(("question", "marked"), [
     # test14's "which comes first: the donkey rides notice or the hay ride notice?" was answered with the
     # hay ride's sign, the best search hit
