@@ -84,7 +84,7 @@ from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
-from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
+from queries.text_kinds import READ_ALOUD, SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
 from queries.time_phrases import TimeWindow, number_words_to_digits, time_windows
 from queries.videos import video_paths
@@ -419,7 +419,7 @@ def evidence_brief(
                 neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
-    ranked = _ranked(_noise_marked(_placed(memory, items, question), noise))
+    ranked = _ranked(_noise_marked(_placed(memory, items, question), noise), named)
     if absent.words and not absent.look_alike:
         # a look-alike anywhere in the brief misleads as one close in meaning does: asked whether the
         # brief says anything about 'ferryman', the model answered YES beside 'ferry'
@@ -456,6 +456,13 @@ def _close_in_meaning(absent: Absent, groups: list[tuple[str, list[TextHit]]]) -
     if not all(alike):
         return replace(absent, words=())
     return replace(absent, look_alike=tuple(dict.fromkeys(w for ws in alike for w in ws)))
+
+
+def _named_kinds(question: str) -> set[str]:
+    """The kinds of text a question names as such: on-screen text ('the overlay', 'the sign') and speech
+    ('the voice', 'announced', 'read out'); the plain 'say' of "what does the sign say?" names neither."""
+    named = {"transcript"} if SPOKEN.search(question) or READ_ALOUD.search(question) else set()
+    return named | ({"ocr_spans"} if TEXT_QUESTION.search(READ_ALOUD.sub(" ", question)) else set())
 
 
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
@@ -617,13 +624,18 @@ def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str
     return (*held, *narrow)
 
 
-def _ranked(items: list[BriefItem]) -> tuple[BriefItem, ...]:
+def _ranked(items: list[BriefItem], question: str) -> tuple[BriefItem, ...]:
     """Items best first, each text row once (a hit beats the same row in a window or the digest). A
     row a count lists is not shown again in the digest, but is in a time phrase's window: the window's
     line says what was on screen then from its items ("in that span, on screen: no text" was shown
-    beside the count that listed the span's three texts)."""
+    beside the count that listed the span's three texts). Of items ranked alike, one of the kind of text
+    the question names first ('the overlay', 'the voice'; `_named_kinds`), then the closer match to it:
+    "the voice tells people to ask at the kitchen hatch - why would I need to?" ranked a line with
+    'because' (match 0.10) above the kitchen hatch's (0.43), and no line was marked."""
     priority = {"count": 0, "order": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
-    ordered = sorted(enumerate(items), key=lambda p: (priority.get(p[1].kind, 9), -p[1].score, p[0]))
+    named = _named_kinds(question)
+    ordered = sorted(enumerate(items), key=lambda p: (
+        priority.get(p[1].kind, 9), -p[1].score, p[1].source not in named, -p[1].match, p[0]))
     seen: set[tuple[str, str, int]] = set()
     listed: set[tuple[str, str, int]] = set()  # rows of count items
     out: list[BriefItem] = []

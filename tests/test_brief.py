@@ -638,6 +638,23 @@ def test_a_count_of_what_a_text_says_is_not_given_the_turns(known: Any) -> None:
     assert not any(i.kind == "count" and "stretches of speech" in i.text for i in brief.items)
 
 
+@pytest.mark.parametrize(("question", "first"), [
+    # test17: a line with 'because' (0.10) ranked above the kitchen hatch's (0.43), tied in score: no mark
+    ("The voice tells people to ask at the kitchen hatch - why would I need to?", 2),
+    ("What does the overlay about the walk to the waterfall say?", 1),  # the text it names, though 'say'
+])  # fmt: skip
+def test_hits_ranked_alike_go_by_the_named_kind_of_text_then_by_match(question: str, first: int) -> None:
+    from queries.brief import _ranked
+    from queries.brief_items import BriefItem
+
+    def hit(item_id: int, source: str, match: float) -> BriefItem:
+        return BriefItem("hit", "vA", 1.0, 2.0, f"line {item_id}", 0.5, "SELECT 1", source=source,
+                         item_id=item_id, match=match)
+
+    items = [hit(0, "transcript", 0.10), hit(1, "ocr_spans", 0.60), hit(2, "transcript", 0.43)]
+    assert _ranked(items, question)[0].item_id == first
+
+
 def test_speech_turns_join_segments_a_short_pause_apart() -> None:
     from queries.brief_counts import TURN_PAUSE_S, speech_turns
 
