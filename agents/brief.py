@@ -98,7 +98,7 @@ def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     if top is None or top.kind != "count" or brief.facts is None:
         return None
     narrowing = brief.narrowing
-    if subject_words(brief.question, brief.facts.categories) if narrowing is None else narrowing:
+    if subject_words(brief.asked, brief.facts.categories) if narrowing is None else narrowing:
         return None
     if top.start_s is not None and top.start_s == top.end_s and ": " in top.text:  # 'count at 20 s: 7 person visible'
         return f"{top.text.split(': ', 1)[1]} at {seconds_text(top.start_s)} (counted in the memory)."
@@ -143,7 +143,7 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     test14's "What are the six extra helpers needed for on Thursday?" was answered twice with the
     marked line's time and none of its words ("...are mentioned in the speech segment from 20.9 to
     24.8 seconds"): what the line says is the answer the model passed over. None for multiple choice."""
-    if brief is None or brief.archive or asks_count(brief.question) or yes_no_question(brief.question):
+    if brief is None or brief.archive or asks_count(brief.asked) or yes_no_question(brief.asked):
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     return _stated(top, placed=True) if top is not None and top.kind != "count" and top.row_text.strip() else None
@@ -156,7 +156,7 @@ _WHAT = re.compile(r"\b(?:what|which|words|wording)\b", re.I)
 def _asks_wording(brief: Brief) -> bool:
     """Whether the question asks what an on-screen text of one video reads: it names on-screen text
     ("the caption", "written", "the sign"), asks what or which, and no count, time, reason or way."""
-    q = brief.question
+    q = brief.asked
     return ("ocr_spans" in named_sources(q) and bool(_WHAT.search(q)) and asks_content(q) and not asks_count(q)
             and not re.search(r"\b(?:why|how)\b", q, re.I) and not brief.archive)
 
@@ -269,12 +269,12 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         return None if said & _counted(top) else marked_line(brief, top)
     words = set(content_words(answer))
     times = _times(answer)  # not every number: "delayed by 10 minutes" is no time of the line at 9.8-12.4 s
-    if top.start_s is not None and asks_moment(brief.question):
+    if top.start_s is not None and asks_moment(brief.asked):
         # a time asked for: the answer's time must be the marked line's ('FRESH BREAD', on at 30-59 s, was
         # answered "at 52 seconds", when the next line is said), whatever words it repeats; an answer with
         # no time of the video ("brings up meeting Laura at 6 o'clock", the hour the line says) has none
         return None if any(_on_at(top, t) for t in times) else marked_line(brief, top)
-    if asks_content(brief.question) and not asks_count(brief.question) and not brief.archive:
+    if asks_content(brief.asked) and not asks_count(brief.asked) and not brief.archive:
         # a thing asked for: the answer must hold a word of the marked line beyond the question's own.
         # "While 'MARKET DAY' is showing, what is announced?" was answered "'MARKET DAY' is announced at
         # 3.6 s", the marked line's time with none of its words
@@ -282,7 +282,7 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
             # what a text reads: the answer quotes it. "What's the caption that warns about the floor?"
             # was answered with the spoken warning, which shares 'wet' with the marked FLOOR IS WET
             return None if _quotes(answer, top.row_text) else marked_line(brief, top)
-        own = set(content_words(brief.question))
+        own = set(content_words(brief.asked))
         return None if (words - own) & set(content_words(top.row_text)) else marked_line(brief, top)
     if any(_shared(top, words, times)):
         return None
@@ -377,8 +377,9 @@ def _holds_asked(brief: Brief, top: BriefItem, text: str | None = None) -> bool:
     of "Is there any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
     if top.kind == "count" or brief.archive or brief.absent:  # what the video lacks: the code's to say
         return False
-    asked = set(stems(subject_words(brief.question)))
-    return len(asked & set(stems(content_words(text or top.row_text)))) >= min(2, len(asked)) > 0
+    asked = set(stems(subject_words(number_words_to_digits(brief.asked))))  # 'fifty' is the line's '$50'
+    said = set(stems(content_words(number_words_to_digits(text or top.row_text))))
+    return len(asked & said) >= min(2, len(asked)) > 0
 
 
 def _anchor_holds_asked(brief: Brief, top: BriefItem) -> bool:
@@ -404,7 +405,7 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     placed = top.source == "ocr_spans" and _asks_wording(brief) and brief.at_asked_place() is top
     if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
         return None
-    own = set(content_words(brief.question))
+    own = set(content_words(brief.asked))
     return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)
 
 

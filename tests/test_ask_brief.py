@@ -287,6 +287,24 @@ def test_a_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(kno
     assert llm.kinds == [JUDGE, READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
 
 
+@pytest.mark.parametrize(("question", "line", "holds"), [
+    # test15: answered "The memory does not show it." beside "... fined $50": 'fifty' is the line's 50
+    ("In supper digest, what would get me a fifty dollar fine?", "Bikes on the steps cost a fine of $50.", True),
+    # 'station' is the file name's, not a word asked about
+    ("what time does the early ferry leave in station notices?", "The station opens early.", False),
+])  # fmt: skip
+def test_a_mark_holds_what_is_asked_by_number_and_not_by_the_file_name(question: str, line: str, holds: bool) -> None:
+    from agents.brief import _holds_asked
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    name = "supper_digest.mp4" if "supper" in question else "station_notices.mp4"
+    brief = Brief(question, "vA", (), files={"vA": name})
+    top = BriefItem("hit", "vA", 1.0, 2.0, line, 1.0, "SELECT 1", rows=({"text": line},), source="transcript",
+                    item_id=0, match=0.5)
+    assert _holds_asked(brief, top) is holds
+
+
 EARLY = "Does the red train leave early in the morning?"  # yes or no, about the marked red train line
 
 
