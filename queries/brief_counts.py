@@ -327,8 +327,8 @@ _VALUE_NAMES = {"minutes": "a number of minutes", "time of day": "a time of day"
 def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[TimeWindow] = ()) -> list[BriefItem]:
     """How many of the video's stretches of speech (`speech_turns`) state a value of `kind`
     (`STATED_VALUES`), each with its words and time: "how many of the announcements mention a number of
-    minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17: 1 of 5
-    right). With `windows`, the turns that overlap them."""
+    minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17, each asked
+    once: 3 of 8 such counts right; test18: 2 of 2). With `windows`, the turns that overlap them."""
     rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
     turns = [t for t in speech_turns(rows) if not windows or any(
         w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]

@@ -595,8 +595,8 @@ def test_a_time_or_a_unit_of_speech_does_not_narrow_the_count(minilm: Any, tmp_p
 ])  # fmt: skip
 def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Path, question: str, counted: int,
                                                        line: str | None) -> None:
-    """test15-17 asked "how many of the announcements mention a number of minutes?" five times and got one
-    answer right: the code finds which turns state the kind of value, and the count is the answer."""
+    """test15-17 asked "how many of the announcements mention a number of minutes?" and its kin eight times
+    and got three right: the code finds which turns state the kind of value, and the count is the answer."""
     from memory import rows_table
     from tests.test_queries_data import build_rows, written
 
