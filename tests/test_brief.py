@@ -709,7 +709,7 @@ def test_a_choice_worded_with_a_negation_that_names_a_line_is_a_line(known: Any,
     """test17's "which of these is said first?" chose 'no photos in the chapel' (scored as a denial,
     0.91) over the three said choices: a negated choice whose words a line holds is a line, and it
     takes its place in the order; one that names nothing the video has stays a denial, which the
-    lines found at their times contradict (test11's "none, they're all at once" was chosen)."""
+    lines found at their times contradict (test12's "none, they're all at once" was chosen)."""
     choices = ["rain in the mountains tomorrow", "no red train leaving the station", "no helicopter lands"]
     brief = evidence_brief(known, "Which of these is said first?", video_id="vA", encoder=minilm, choices=choices)
     assert brief.best_choice == 1 and brief.choices[1].start_s == 1.0, brief.choices
