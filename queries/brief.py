@@ -84,7 +84,7 @@ from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.summaries import video_summary
-from queries.text_kinds import READ_ALOUD, SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
+from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
 from queries.time_phrases import TimeWindow, number_words_to_digits, time_windows
 from queries.videos import video_paths
@@ -391,15 +391,15 @@ def evidence_brief(
             order = nth_text_items(memory, vid, facts, question, windows)
         items += order
         valued = counted_value(question) if counting and not archive and not unread else None
+        counts_speech = _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
+                                                        or _SPEECH_COUNT.search(question))
         if _DISTINCT_TEXTS.search(question):
             items += distinct_text_items(memory, vid, facts, question, windows)
-        elif valued and _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
-                                                        or _SPEECH_COUNT.search(question)):
+        elif valued and counts_speech:
             # "how many of the announcements mention a number of minutes?": the code finds which do
             items += speech_value_items(memory, vid, valued, windows)
             narrowing = ()  # the count is narrowed already: nothing the model should narrow again
-        elif _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question) or _SPEECH_COUNT.search(question)) \
-                and not _NAMES_TEXT.search(question) \
+        elif counts_speech and not _NAMES_TEXT.search(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
             # announce?" (one is an event), the model read out the turns
@@ -456,13 +456,6 @@ def _close_in_meaning(absent: Absent, groups: list[tuple[str, list[TextHit]]]) -
     if not all(alike):
         return replace(absent, words=())
     return replace(absent, look_alike=tuple(dict.fromkeys(w for ws in alike for w in ws)))
-
-
-def _named_kinds(question: str) -> set[str]:
-    """The kinds of text a question names as such: on-screen text ('the overlay', 'the sign') and speech
-    ('the voice', 'announced', 'read out'); the plain 'say' of "what does the sign say?" names neither."""
-    named = {"transcript"} if SPOKEN.search(question) or READ_ALOUD.search(question) else set()
-    return named | ({"ocr_spans"} if TEXT_QUESTION.search(READ_ALOUD.sub(" ", question)) else set())
 
 
 def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[BriefItem]:
@@ -629,11 +622,12 @@ def _ranked(items: list[BriefItem], question: str) -> tuple[BriefItem, ...]:
     row a count lists is not shown again in the digest, but is in a time phrase's window: the window's
     line says what was on screen then from its items ("in that span, on screen: no text" was shown
     beside the count that listed the span's three texts). Of items ranked alike, one of the kind of text
-    the question names first ('the overlay', 'the voice'; `_named_kinds`), then the closer match to it:
+    the question names as such first ('the overlay', 'the voice'; the plain 'say' of "what does the sign
+    say?" names neither: `named_sources`), then the closer match to it:
     "the voice tells people to ask at the kitchen hatch - why would I need to?" ranked a line with
     'because' (match 0.10) above the kitchen hatch's (0.43), and no line was marked."""
     priority = {"count": 0, "order": 0, "hit": 1, "window": 2, "visible": 3, "row": 4}
-    named = _named_kinds(question)
+    named = named_sources(question, plain_say=False)
     ordered = sorted(enumerate(items), key=lambda p: (
         priority.get(p[1].kind, 9), -p[1].score, p[1].source not in named, -p[1].match, p[0]))
     seen: set[tuple[str, str, int]] = set()

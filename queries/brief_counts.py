@@ -260,7 +260,11 @@ _TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, st
 TURN_PAUSE_S = 1.5
 
 
-def speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+#: A speech turn: its transcript rows, in time order.
+Turn = list[Mapping[str, Any]]
+
+
+def speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[Turn]:
     """Transcript rows (in time order) grouped into turns: runs of speech with no pause of
     `TURN_PAUSE_S` or more inside.
 
@@ -268,7 +272,7 @@ def speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     >>> [len(t) for t in speech_turns(said)]
     [2, 1]
     """
-    turns: list[list[Mapping[str, Any]]] = []
+    turns: list[Turn] = []
     for r in rows:
         if turns and float(r["start_s"]) - float(turns[-1][-1]["end_s"]) < TURN_PAUSE_S:
             turns[-1].append(r)
@@ -277,15 +281,19 @@ def speech_turns(rows: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, An
     return turns
 
 
+def _turns_in(memory: Memory, vid: str, windows: Sequence[TimeWindow]) -> tuple[list[Turn], list[Turn]]:
+    """The video's speech turns (`speech_turns`), and those that overlap `windows` (all, without any)."""
+    every = speech_turns(run_sql(memory, _TURNS_SQL, [vid]).to_pylist())
+    return every, [t for t in every if not windows or any(
+        w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]
+
+
 def speech_turn_items(memory: Memory, vid: str, windows: Sequence[TimeWindow] = ()) -> list[BriefItem]:
     """How many separate stretches of speech (turns, set apart by pauses) the video has, each with its
     time. Shown all seven announcements numbered "speech 1 of 7" ... "7 of 7", the small model answered
     "3 separate announcements": the code counts, the model reads the count. With `windows` ("in the
     second half"), the turns that overlap them, then the whole video's count."""
-    rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
-    every = speech_turns(rows)
-    turns = [t for t in every if not windows or any(
-        w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]
+    every, turns = _turns_in(memory, vid, windows)
     during = f" in {_windows_text(windows)}" if windows else ""
     if not turns:
         text = f"no speech{during}"
@@ -329,9 +337,7 @@ def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[Ti
     (`STATED_VALUES`), each with its words and time: "how many of the announcements mention a number of
     minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17, each asked
     once: 3 of 8 such counts right; test18: 2 of 2). With `windows`, the turns that overlap them."""
-    rows = run_sql(memory, _TURNS_SQL, [vid]).to_pylist()
-    turns = [t for t in speech_turns(rows) if not windows or any(
-        w.overlaps(float(t[0]["start_s"]), float(t[-1]["end_s"])) for w in windows)]
+    _, turns = _turns_in(memory, vid, windows)
     said = [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]
     stating = [(t, text) for t, text in said if STATED_VALUES[kind].search(text)]
     during = f" in {_windows_text(windows)}" if windows else ""

@@ -170,9 +170,8 @@ def _share(words: Sequence[str], text: str) -> float:
 def _in_time_order(scores: list[ChoiceScore], question: str, kinds: Sequence[str]) -> list[ChoiceScore]:
     """For "which of these is announced first (last)?": of the text choices that match a line well
     (0.6 or more), the one whose line comes first (last) keeps its score and the others lose half, as
-    does a denial. Each
-    choice matched its own line equally well (0.8) and the small model picked one of the three tied
-    'best supported' at random (test15: 0 of 3)."""
+    does a denial. Each choice matched its own line equally well (0.8) and the small model picked one of
+    the three tied 'best supported' at random (test15: 0 of 3)."""
     asked = _WHICH_COMES.search(question)
     found = [s for s, k in zip(scores, kinds, strict=True) if k == "text" and s.score >= 0.6 and s.start_s is not None]
     if asked is None or len(found) < 2:
@@ -180,12 +179,16 @@ def _in_time_order(scores: list[ChoiceScore], question: str, kinds: Sequence[str
     last = asked.group(1).lower() in ("last", "latest", "final")
     pick = (max if last else min)(found, key=lambda s: s.start_s or 0.0)
     order = "before" if last else "after"
-    # a denial ("none of them", "all at once") is contradicted by the lines found at their times
-    denied = [s for s, k in zip(scores, kinds, strict=True) if k == "denial"]
-    return [replace(s, timed=True) if s is pick else
-            replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; comes {order} {chr(65 + pick.index)}")
-            if s in found else replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; the lines have times")
-            if s in denied else s for s in scores]
+    out = []
+    for s, kind in zip(scores, kinds, strict=True):
+        if s is pick:
+            s = replace(s, timed=True)
+        elif s in found:
+            s = replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; comes {order} {chr(65 + pick.index)}")
+        elif kind == "denial":  # "none of them", "all at once": the lines found at their times contradict it
+            s = replace(s, score=round(s.score / 2, 2), reason=f"{s.reason}; the lines have times")
+        out.append(s)
+    return out
 
 
 def _number(text: str) -> float | None:

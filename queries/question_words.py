@@ -253,6 +253,7 @@ _COUNTED_KINDS: tuple[tuple[str, str], ...] = (
 _KIND_WORD = re.compile("|".join(rf"(?P<k{i}>\b(?:{w})\b)" for i, (_, w) in enumerate(_COUNTED_KINDS)), re.I)
 #: What opens the named kind after the verb: an article or quantifier and at most one word ("a dollar amount").
 _KIND_HEAD = re.compile(r"\s*(?:a|an|any|some|the|how\s+many)\s+([\w'-]+\s+)?", re.I)
+_OF = re.compile(r"\s+of\s+")
 #: The verb that narrows a count to what holds a kind of value, and what follows it up to the end of the clause.
 _NARROWED_BY = re.compile(
     r"\b(?:mention(?:s|ed|ing)?|give(?:s|n)?|giving|include(?:s|d)?|including|ha(?:ve|s|d)|having|say(?:s|ing)?|"
@@ -286,7 +287,7 @@ def counted_value(question: str) -> str | None:
         found = found or _KIND_WORD.match(text, head.end())
         if found is None:
             continue
-        of = re.compile(r"\s+of\s+").match(text, found.end())
+        of = _OF.match(text, found.end())
         inner = _KIND_WORD.match(text, of.end()) if of and _kind(found) == "number" else None
         return _kind(inner or found)
     return None

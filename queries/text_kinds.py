@@ -27,15 +27,17 @@ SPEECH_QUESTION = re.compile(rf"\b({SPEECH_WORDS}|say|says|words?)\b", re.I)
 READ_ALOUD = re.compile(r"\b(?:read\s+(?:out|aloud)|(?:is|was|were|are|being|been|gets?|got)\s+read)\b", re.I)
 
 
-def named_sources(text: str) -> set[str]:
-    """The kinds of text `text` names: on-screen text ('the sign'), speech ('announced'), or none."""
+def named_sources(text: str, *, plain_say: bool = True) -> set[str]:
+    """The kinds of text `text` names: on-screen text ('the sign'), speech ('announced'), or none.
+    `plain_say`: the plain 'say' and 'words' name speech too (they widen the sources shown); without
+    it, only the words that name speech as such do ('the voice', 'announced'; `SPOKEN`)."""
     named = set()
     if READ_ALOUD.search(text):
         named.add("transcript")
         text = READ_ALOUD.sub(" ", text)
     if TEXT_QUESTION.search(text):
         named.add("ocr_spans")
-    if SPEECH_QUESTION.search(text):
+    if (SPEECH_QUESTION if plain_say else SPOKEN).search(text):
         named.add("transcript")
     return named
 
