@@ -22,7 +22,8 @@ only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written
 `heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise;
 `heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17')
 likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its questions (heldout18.jsonl, split
-'test18') likewise."""
+'test18') likewise; `heldout19`: the nineteenth, videos only (HELDOUT19_VIDEOS), its questions (heldout19.jsonl,
+split 'test19') likewise."""
 
 import argparse
 import sys
@@ -49,6 +50,7 @@ from bench.qset.spec import (
     HELDOUT16_VIDEOS,
     HELDOUT17_VIDEOS,
     HELDOUT18_VIDEOS,
+    HELDOUT19_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -99,6 +101,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout16": (None, None, HELDOUT16_VIDEOS),
     "heldout17": (None, None, HELDOUT17_VIDEOS),
     "heldout18": (None, None, HELDOUT18_VIDEOS),
+    "heldout19": (None, None, HELDOUT19_VIDEOS),
 }
 
 
