@@ -74,6 +74,8 @@ def number_words_to_digits(text: str) -> str:
 
     >>> number_words_to_digits("In the first Ten seconds, after half a minute")
     'in the first 10 seconds, after 30 seconds'
+    >>> number_words_to_digits("a minute and five seconds in, or two and a half minutes")
+    '65 seconds in, or 150 seconds'
     """
     out = text.lower()
     for pattern, repl in _PHRASES:
@@ -84,7 +86,22 @@ def number_words_to_digits(text: str) -> str:
             return str(_UNITS[m.group(3).lower()])
         return str(_TENS[m.group(1).lower()] + (_UNITS[m.group(2).lower()] if m.group(2) else 0))
 
-    return _NUMBER_WORD.sub(word, out)
+    return _COMPOUND.sub(_in_seconds, _NUMBER_WORD.sub(word, out))
+
+
+#: A time in minutes and seconds, or in minutes and a half ("a minute and five seconds", "2 minutes 30
+#: seconds", "two and a half minutes"): one number of seconds, which the time rules read. test18's "a
+#: minute and five seconds in" was read as one minute.
+_COMPOUND = re.compile(
+    r"\b(\d+)\s*(?:minutes?|mins?)\s*,?\s*(?:and\s+)?(\d+)\s*(?:seconds?|secs?)\b"
+    r"|\b(\d+)\s+and\s+a\s+half\s+(?:minutes?|mins?)\b"
+)
+
+
+def _in_seconds(m: re.Match[str]) -> str:
+    if m.group(3):
+        return f"{int(m.group(3)) * 60 + 30} seconds"
+    return f"{int(m.group(1)) * 60 + int(m.group(2))} seconds"
 
 
 _NUM = r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)?)"
