@@ -202,7 +202,7 @@ def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Se
 
 #: A noun that names the video itself, and up to three words before it that say which ("the rabbit
 #: cartoon", "in the campus square video", "the back-seat car clip").
-_VIDEO_NOUN = re.compile(r"\b((?:[\w'-]+\s+){0,3})(video|clip|cartoon|footage|recording|film|movie|animation)s?\b",
+_VIDEO_NOUN = re.compile(r"\b((?:[\w'/-]+\s+){0,3})(video|clip|cartoon|footage|recording|film|movie|animation)s?\b",
                          re.I)
 
 
