@@ -76,6 +76,7 @@ from queries.question_words import (
     content_words,
     counted_value,
     object_categories,
+    respelled,
     stems,
     subject_words,
     without_file_name,
@@ -336,6 +337,7 @@ def evidence_brief(
     text spans is shown whole after the rest, budget permitting (0: never).
     """
     _checks.text("question", question)
+    question = respelled(question)  # 'announcments' is no word asked about
     k = _checks.count("k", k, maximum=50)
     vid = _checks.video(memory, video_id) if video_id is not None else None
     notes: list[str] = []

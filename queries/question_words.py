@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 __all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
            "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
-           "object_categories", "stems", "subject_words", "without_file_name", "yes_no_question"]
+           "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -161,6 +161,36 @@ _PLACED = (
     re.compile(r"\b(?:top|bottom|upper|lower)[\s-]+([a-z]+)\b", re.I),
     re.compile(r"\bthe\s+([a-z]+)\s+(?:at|along|across|in|on)\s+the\s+(?:very\s+)?(?:top|bottom)\b", re.I),
 )
+
+
+def respelled(question: str) -> str:
+    """`question` with each word of 8 letters or more that is one slip from a frame word of as many
+    letters (a letter dropped, two swapped, a vowel put for a letter past the first) written as that word: test18's
+    "how many separate announcments does the voice make?" counted only the lines that say
+    'announcments', none. A word that is a frame word or another word of the same slip is left alone
+    ('deadline' is no 'headline': its first letter differs; 'announcer' is one letter longer than
+    'announce'). Over the questions of every set in bench/qset, this respells 8 questions ('seperate',
+    'announcment(s)', 'announcemnts', 'diffrent') and nothing else.
+
+    >>> respelled("How many seperate announcments are there, and diffrent texts?")
+    'How many separate announcements are there, and different texts?'
+    >>> respelled("What is the deadline for the announcer?")
+    'What is the deadline for the announcer?'
+    """
+    def fix(m: re.Match[str]) -> str:
+        word = m.group()
+        right = _SLIPS.get(word.lower())
+        return word if right is None or _frames(word.lower()) else right
+    return re.sub(r"[A-Za-z]{8,}", fix, question)
+
+
+def _slips(word: str) -> set[str]:
+    """The misspellings of `word` one slip away: a letter dropped, two neighbours swapped, or a vowel put
+    for a letter past the first ('separate' -> 'seperate')."""
+    out = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
+    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
+    out |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in "aeiou" if c != word[i]}
+    return out - {word}
 
 
 def _frames(word: str) -> bool:
@@ -428,6 +458,9 @@ def forms_pattern(word: str) -> str:
 
 #: FRAME_WORDS and STOPWORDS by stem, for `_frames`.
 _FRAME_STEMS = frozenset(stems(sorted(FRAME_WORDS | STOPWORDS)))
+#: Misspellings of the long frame words -> the word (`respelled`).
+_SLIPS = {slip: w for w in sorted({*FRAME_WORDS, *STOPWORDS, *(f"{w}s" for w in FRAME_WORDS)}) if len(w) >= 8
+          for slip in _slips(w) if len(slip) >= 8}
 
 
 def without_file_name(question: str, file_name: str) -> str:

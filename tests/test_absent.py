@@ -222,3 +222,11 @@ def test_a_missing_doer_noun_beside_its_root_word_is_absent(known: Any) -> None:
     assert absent_from_video(known, "vA", "Who is the driver of the red train?") == Absent()
     # nor a missing word that names no doer ('hourly' for 'hour' is asked of what is there)
     assert absent_from_video(known, "vA", "How early does the red train leave the station daily?") == Absent()
+
+
+def test_a_misspelt_frame_word_is_read_as_that_word(known: Any) -> None:
+    """test18's "how many separate announcments does the voice make?" narrowed the count to lines saying
+    'announcments' (none): the brief reads the question respelled, and 'announcments' is no subject."""
+    brief = evidence_brief(known, "How many seperate announcments does the speaker make?", video_id="vA")
+    assert brief.question == "How many separate announcements does the speaker make?"
+    assert subject_words(brief.question) == []
