@@ -22,9 +22,11 @@ from agents.steps import Evidence
 from agents.tools.base import ToolContext
 from agents.tools.format import json_safe, quote_data
 from memory import Memory
+from queries.absent import video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
 from queries.question_words import (
+    asked_value,
     asks_content,
     asks_count,
     asks_moment,
@@ -119,12 +121,13 @@ def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     return _stated(top)
 
 
-def _stated(top: BriefItem, *, placed: bool = False) -> str:
+def _stated(top: BriefItem, *, placed: bool = False, file: str | None = None) -> str:
     """The line `top` as an answer's sentence: '"X" is said at 1-3.5 s.', '"X" is shown at 4-9 s (top).'
-    (`placed`: with its place on the frame, when known)."""
+    (`placed`: with its place on the frame, when known; `file`: '... at 1-3.5 s in a.mp4.')."""
     verb = "shown" if top.source == "ocr_spans" else "said"
     where = f" ({top.place_text})" if placed and top.place_text else ""
-    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}{where}.'
+    video = f" in {file}" if file else ""
+    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}{video}{where}.'
 
 
 def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
@@ -139,13 +142,18 @@ def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
 
 def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     """The brief's shown best match as an answer ('"We need six more helpers ..." is said at 20.9-24.8 s.'),
-    when it is a line (not a count) and the question, of one video, is no count and asks no yes or no.
+    when it is a line (not a count) and the question, of one video, is no count and asks no yes or no;
+    of the archive, with the line's file, when the question asks which video (`_archive_holds_asked`).
     test14's "What are the six extra helpers needed for on Thursday?" was answered twice with the
     marked line's time and none of its words ("...are mentioned in the speech segment from 20.9 to
     24.8 seconds"): what the line says is the answer the model passed over. None for multiple choice."""
-    if brief is None or brief.archive or asks_count(brief.asked) or yes_no_question(brief.asked):
+    if brief is None or asks_count(brief.asked) or yes_no_question(brief.asked):
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is not None and brief.archive:
+        # asked which video, the line and its file: test15's "where did I hear about getting money back for
+        # a garden party ticket?" was denied twice beside the marked line
+        return _stated(top, file=brief.files.get(top.video_id)) if _archive_holds_asked(brief, top) else None
     return _stated(top, placed=True) if top is not None and top.kind != "count" and top.row_text.strip() else None
 
 
@@ -377,9 +385,39 @@ def _holds_asked(brief: Brief, top: BriefItem, text: str | None = None) -> bool:
     of "Is there any news about the eggplant?", marked WARREN NEWS, a question the video cannot answer."""
     if top.kind == "count" or brief.archive or brief.absent:  # what the video lacks: the code's to say
         return False
-    asked = set(stems(subject_words(number_words_to_digits(brief.asked))))  # 'fifty' is the line's '$50'
-    said = set(stems(content_words(number_words_to_digits(text or top.row_text))))
+    return _shares_asked(brief, text or top.row_text)
+
+
+def _shares_asked(brief: Brief, text: str, asked_words: Sequence[str] | None = None) -> bool:
+    """Whether `text` holds two of the question's subject words (`asked_words`, when given; its only
+    one, if it has one)."""
+    words = subject_words(number_words_to_digits(brief.asked)) if asked_words is None else asked_words
+    asked = set(stems(list(words)))  # 'fifty' is the line's '$50'
+    said = set(stems(content_words(number_words_to_digits(text))))
     return len(asked & said) >= min(2, len(asked)) > 0
+
+
+#: A question for a person ("who came third in the cycle race?"): its answer is no video.
+_WHO = re.compile(r"\bwho(?:'s|m|se)?\b", re.I)
+
+
+def _archive_holds_asked(brief: Brief, top: BriefItem) -> bool:
+    """Whether an archive-wide question asks for the video of the marked line: a line that holds what
+    the question names (`_shares_asked`), of a question that asks for no value, count or person, so
+    that its answer is the video. "Where in my videos did someone announce a minute of silence for
+    Captain Moore?" (test18) and "where did I hear about getting money back for a garden party
+    ticket?" (test15) were answered that the memory does not show it, each beside the line marked.
+    Over the 95 open archive questions of dev and test9-18, this holds for 72 marks, 71 of them on the
+    asked video; asked archive-wide, 3 of the 149 open questions no video answers get it (the denial is
+    then read once more, beside the line)."""
+    if not brief.archive or top.kind == "count" or asks_count(brief.asked) or _WHO.search(brief.asked) \
+            or asked_value(brief.asked) is not None:
+        return False
+    # the words that name the videos ('the recordings') or a tracked doer ('someone') are no line's
+    categories = brief.facts.categories if brief.facts is not None else ()
+    named = set(stems(sorted(video_words(brief.asked))))
+    asked = [w for w in subject_words(number_words_to_digits(brief.asked), categories) if stems([w])[0] not in named]
+    return len(asked) >= 2 and _shares_asked(brief, top.row_text, asked)
 
 
 def _anchor_holds_asked(brief: Brief, top: BriefItem) -> bool:
@@ -403,7 +441,7 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     it." beside FLAGPOLE marked there (such marks held the answer in 76 of 76 open questions of dev and
     test11-13, and none was asked of a text the video lacks)."""
     placed = top.source == "ocr_spans" and _asks_wording(brief) and brief.at_asked_place() is top
-    if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top)):
+    if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top) or _archive_holds_asked(brief, top)):
         return None
     own = set(content_words(brief.asked))
     return None if (set(content_words(answer)) - own) & set(content_words(top.row_text)) else marked_line(brief, top)

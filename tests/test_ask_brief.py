@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agents import AgentSettings, ask
-from agents.brief import BRIEF_TOOL, build_brief, passed_over_mark, written_answer, yes_no_line
+from agents.brief import BRIEF_TOOL, build_brief, marked_answer, passed_over_mark, written_answer, yes_no_line
 from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation
 from agents.tools.base import ToolContext
@@ -285,6 +285,34 @@ def test_a_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(kno
                                    MARKER: ["Answer: Yes, the red train leaves early in the morning."]})
     answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == [JUDGE, READER, MARKER] and answer.text == "Yes, the red train leaves early in the morning."
+
+
+def test_an_archive_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_again(
+    known: Any, minilm: Any
+) -> None:
+    """test18's "Where in my videos did someone announce a minute of silence for Captain Moore?" was
+    answered that the memory does not show it, beside that line marked. Asked which video, a denial
+    passing over a mark that holds two of the words asked about is read again; asked for a value, a
+    count or a person, the video is no answer and the denial stands."""
+    def brief_of(question: str) -> Any:
+        ctx = ToolContext(memory=known, llm=ScriptedChat([]), video_id=None, encoders={"text": minilm})
+        brief = build_brief(question, ctx)
+        assert brief is not None and brief.archive and brief.best_match is not None
+        assert "red train" in brief.best_match.row_text
+        return brief
+
+    denial = "The memory does not show it."
+    mark = passed_over_mark(brief_of("In which of my videos does someone say the red train leaves early?"), denial,
+                            max_tokens=600)
+    assert mark is not None and "red train leaves the station early" in mark
+    # denied again on the second reading: the line, with its file
+    asked = brief_of("In which of my videos does someone say the red train leaves early?")
+    stated = marked_answer(asked, max_tokens=600)
+    assert stated is not None and stated.startswith('"The red train leaves the station early')
+    assert stated.endswith(f" in {asked.files[asked.best_match.video_id]}.")
+    for asked in ("Who says the red train leaves early?", "What time does the red train leave the station?",
+                  "How many times is the red train said to leave early?"):
+        assert passed_over_mark(brief_of(asked), denial, max_tokens=600) is None, asked
 
 
 @pytest.mark.parametrize(("question", "line", "holds"), [
