@@ -111,14 +111,24 @@ def related_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     """The brief's shown best match as an answer (the line and its time), when the code found it next to
     the line the question names (`BriefItem.anchor`: "what comes next after the announcement about the
     code for the storage room?") and that line holds what is asked (`_holds_asked`). Shown the mark,
-    and shown it once more alone, the small model answered that the memory does not show it. None
-    otherwise and for multiple choice."""
+    and shown it once more alone, the small model answered that the memory does not show it. Of the
+    archive, the mark with its file when the question asks which video (`_archive_line`): test15's
+    "where did I hear about getting money back for a garden party ticket?" was denied after a lookup,
+    and read again, asked to look up once more. None otherwise and for multiple choice."""
     if brief is None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is not None and brief.archive:
+        return _archive_line(brief, top)
     if top is None or not _anchor_holds_asked(brief, top):
         return None
     return _stated(top)
+
+
+def _archive_line(brief: Brief, top: BriefItem) -> str | None:
+    """The marked line with its file ('"X" is said at 1-3.5 s in a.mp4.'), when the archive-wide question
+    asks for its video (`_archive_holds_asked`); None otherwise."""
+    return _stated(top, file=brief.files.get(top.video_id)) if _archive_holds_asked(brief, top) else None
 
 
 def _stated(top: BriefItem, *, placed: bool = False, file: str | None = None) -> str:
@@ -151,9 +161,7 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
         return None
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is not None and brief.archive:
-        # asked which video, the line and its file: test15's "where did I hear about getting money back for
-        # a garden party ticket?" was denied twice beside the marked line
-        return _stated(top, file=brief.files.get(top.video_id)) if _archive_holds_asked(brief, top) else None
+        return _archive_line(brief, top)
     return _stated(top, placed=True) if top is not None and top.kind != "count" and top.row_text.strip() else None
 
 

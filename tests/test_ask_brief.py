@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from agents import AgentSettings, ask
-from agents.brief import BRIEF_TOOL, build_brief, marked_answer, passed_over_mark, written_answer, yes_no_line
+from agents.brief import (
+    BRIEF_TOOL,
+    build_brief,
+    marked_answer,
+    passed_over_mark,
+    related_answer,
+    written_answer,
+    yes_no_line,
+)
 from agents.planners.mcts import MctsSettings
 from agents.steps import CHECK_ABSENT, CHECK_MARK, READ, Observation
 from agents.tools.base import ToolContext
@@ -310,6 +318,7 @@ def test_an_archive_denial_passing_over_a_mark_that_holds_what_is_asked_is_read_
     stated = marked_answer(asked, max_tokens=600)
     assert stated is not None and stated.startswith('"The red train leaves the station early')
     assert stated.endswith(f" in {asked.files[asked.best_match.video_id]}.")
+    assert related_answer(asked, max_tokens=600) == stated  # ... or asked to look up again
     for asked in ("Who says the red train leaves early?", "What time does the red train leave the station?",
                   "How many times is the red train said to leave early?"):
         assert passed_over_mark(brief_of(asked), denial, max_tokens=600) is None, asked
