@@ -218,10 +218,13 @@ _MOMENT = re.compile(
 #: yes/no question.
 #: An interrogative, or a request put as an order ("Give me the exact words of the caption", "Tell me
 #: which desk ...", "Name the ..."), opening a sentence or a clause.
-#: A place named before the question with no comma: "in quay bulletin what would get me a fine?"
-_LEAD = r"(?:in|on|for|from|during|according\s+to)"
+#: A place or time named before the question with no comma: "in quay bulletin what would get me a fine?",
+#: "at 2:25 in the campus square clip what's written along the bottom" (test19: a clock time's colon
+#: ended the phrase, and the denial beside the marked text stood).
+_LEAD = r"(?:in|on|for|from|during|according\s+to|at|around|near)"
 _ASKS_CONTENT = re.compile(
-    rf"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+|^\W*{_LEAD}\b[^.?!,;:]{{1,40}}?\s)\s*(?!what time\b|at what\b)"
+    rf"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+|^\W*{_LEAD}\b(?:[^.?!,;:]|(?<=\d):(?=\d)){{1,40}}?\s)\s*"
+    r"(?!what time\b|at what\b)"
     r"(?:what|which|where|who|whom|whose|why|how|(?:give|tell|show)\s+me|quote|name|list)\b",
     re.I,
 )
@@ -238,6 +241,8 @@ def asks_content(question: str) -> bool:
     (True, False)
     >>> asks_content("Give me the exact words of the pencils caption."), asks_content("Tell me which desk has it.")
     (True, True)
+    >>> asks_content("at 2:25 in the square clip what's written along the bottom"), asks_content("At 2:25 is it on?")
+    (True, False)
     """
     return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)
 
