@@ -424,7 +424,8 @@ def _archive_holds_asked(brief: Brief, top: BriefItem) -> bool:
     # the words that name the videos ('the recordings') or a tracked doer ('someone') are no line's
     categories = brief.facts.categories if brief.facts is not None else ()
     named = set(stems(sorted(video_words(brief.asked))))
-    asked = [w for w in subject_words(number_words_to_digits(brief.asked), categories) if stems([w])[0] not in named]
+    words = subject_words(number_words_to_digits(brief.asked), categories)
+    asked = [w for w, stem in zip(words, stems(words), strict=True) if stem not in named]
     return len(asked) >= 2 and _shares_asked(brief, top.row_text, asked)
 
 

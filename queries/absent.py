@@ -154,7 +154,7 @@ def _asks_said(memory: Memory, video_id: str, question: str) -> bool:
     about the kaleidoscope?" asks what is said, and got a sign's words read back when nothing says
     'kaleidoscope'. Over the video questions of dev and test9-18 (1,569), this turns the check on for
     that one unanswerable question and no answerable one."""
-    name = Path(video_paths(memory, [video_id]).get(video_id, "")).name
+    name = _file_name(memory, video_id)
     asked = without_file_name(question, name) if name else question
     return asks_content(asked) and bool(named_sources(asked))
 
@@ -248,9 +248,13 @@ def video_words(question: str) -> set[str]:
 def _file_words(memory: Memory, video_id: str) -> set[str]:
     """The video's file name and its words ('forecourt_announcements.mp4': forecourt_announcements,
     forecourt, announcements)."""
-    paths = video_paths(memory, [video_id])
-    name = Path(paths[video_id]).name.lower() if video_id in paths else ""
+    name = _file_name(memory, video_id).lower()
     return set(re.findall(r"[a-z0-9]+", name)) | {name, Path(name).stem} - {""}
+
+
+def _file_name(memory: Memory, video_id: str) -> str:
+    """The video's file name ('forecourt_announcements.mp4'); '' when the memory has no path for it."""
+    return Path(video_paths(memory, [video_id]).get(video_id, "")).name
 
 
 def look_alikes(words: Sequence[str], text: str) -> tuple[str, ...]:
