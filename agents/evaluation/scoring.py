@@ -57,6 +57,8 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     (True, False)
     >>> matches("24-49 s", ["24 s"]), matches("From 24 to 49 seconds.", ["49 seconds"]), matches("24-49 s", ["30 s"])
     (True, True, False)
+    >>> matches('"Nobody under 8 may go alone."', ["under eight"]), matches("Nobody under 18 may go.", ["under eight"])
+    (True, False)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     bare = _bare_number(candidate)
@@ -105,6 +107,7 @@ _CURRENCY = {"$": "dollar", "\u20ac": "euro", "\u00a3": "pound"}
 
 
 def _words(text: str) -> list[str]:
+    text = number_words_to_digits(text)  # "under 8" states "under eight"
     text = _AMOUNT.sub(lambda m: f" {m.group(2)} {_CURRENCY[m.group(1)]} ", text)
     out = []
     for w in normalize_answer(text).split():
