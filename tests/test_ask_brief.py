@@ -850,3 +850,21 @@ def test_a_yes_no_question_naming_a_number_is_judged_on_the_line_that_gives_one(
     # a question without a number is judged on the marked line
     plain = yes_no_line(Brief("Is the Cardiff train late?", "v", (sign, said)), max_tokens=600)
     assert plain is not None and "CARDIFF TRAIN LATE" in plain.evidence and not plain.other_number
+
+
+@pytest.mark.parametrize(("question", "taken"), [
+    ("What does the red train do early in the morning?", True),
+    # a sign names the topic ("QUIZ NIGHT" for "who's running the quiz tonight?", test19), not its answer
+    ("Where does the exit sign point?", False),
+    # asked who, a line that names nobody is no answer ("Nobody under 10 may go on the zip line alone."
+    # for the name of the zip line instructor, test19)
+    ("Who leaves the station early on the red train?", False),
+    ("What's the name of the red train's driver?", False),
+])
+def test_the_marked_line_is_an_answer_only_when_it_can_say_what_is_asked(
+    known: Any, minilm: Any, question: str, taken: bool
+) -> None:
+    brief = build_brief(question, _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None
+    assert ("EXIT" in brief.best_match.row_text) == ("exit" in question), brief.best_match.row_text
+    assert (marked_answer(brief, max_tokens=600) is not None) == taken
