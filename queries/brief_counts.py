@@ -164,7 +164,7 @@ _NTH_TEXT = (
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
 )
-_NTH_LINE = re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:new\s+)?lines?\b", re.I)
+_NTH_LINE = re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:new\s+)?(?:lines?|things?)\b", re.I)
 _NTH = {"first": "first", "earliest": "first", "last": "last", "final": "last", "latest": "last", "newest": "last"}
 #: Two texts that appear within this many seconds of each other have no order a question can ask for.
 NTH_TIE_S = 1.0
@@ -194,13 +194,16 @@ def nth_text(question: str) -> str | None:
     'last'
     >>> nth_text("when does the QUIZ FINAL text first pop up?"), nth_text("when does 'the final text' show?")
     (None, None)
+    >>> nth_text("the final thing written in the box at the top?"), nth_text("the last thing the voice says?")
+    ('last', None)
     """
     question = _without_named_texts(question)
     for pattern in _NTH_TEXT:
         m = pattern.search(question)
         if m:
             return _NTH[m.group(1).lower()]
-    # "the last line" may be the last thing said; a line the question places on the frame is text
+    # "the last line" or "the last thing" may be the last thing said; one the question places on the frame
+    # is text ("the final thing written in the box at the top of the frame", test19)
     m = _NTH_LINE.search(question)
     return _NTH[m.group(1).lower()] if m and asked_place(question) is not None else None
 
