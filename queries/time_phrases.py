@@ -104,7 +104,9 @@ def _in_seconds(m: re.Match[str]) -> str:
     return f"{int(m.group(1)) * 60 + int(m.group(2))} seconds"
 
 
-_NUM = r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)?)"
+#: A clock time of the video, fractions of a second allowed ("1:28.5", test19)
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
+_NUM = rf"({_CLOCK}|\d+(?:\.\d+)?)"
 _UNIT = r"(s|secs?|seconds?|m|mins?|minutes?|ms|h|hours?)\b"
 _OPT_UNIT = rf"(?:\s*-?\s*{_UNIT})?"
 
@@ -294,11 +296,14 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (re.compile(rf"\b(?:at|around|about|near|approximately|roughly)\s+(?:the\s+)?{_NUM}\s*-?\s*{_UNIT}"), _point),
     # "at 1:30", "at about 1:30", "roughly 0:45 in" (test14's "At about 1:30 into the video" found no time)
     (re.compile(r"\b(?:at|around|about|near|approximately|roughly)(?:\s+(?:about|around|roughly|approximately))?"
-                r"\s+(\d{1,2}:\d{2}(?::\d{2})?)()"), _point),
+                rf"\s+({_CLOCK})()"), _point),
     # "2:20 in", "1:52 into lamppost weekly" (test16's "Sill almanac, 2:20 in - what does the caption ...?"
     # found no time); not a clock time "2:20 in the afternoon"
-    (re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)\s+(?:in|into)\b(?!\s+the\s+(?:morning|afternoon|evening|night))()"),
+    (re.compile(rf"\b({_CLOCK})\s+(?:in|into)\b(?!\s+the\s+(?:morning|afternoon|evening|night))()"),
      _point),
+    # a time in brackets, "(1:55)", "(at 95 s)": it says the time of the phrase before it (`_BRACKETED`)
+    (re.compile(rf"\(\s*(?:at|around|about|~)?\s*({_CLOCK})()\s*\)"), _point),
+    (re.compile(rf"\(\s*(?:at|around|about|~)?\s*(\d+(?:\.\d+)?)\s*-?\s*{_UNIT}\s*\)"), _point),
     (re.compile(rf"\b(?:at\s+)?(?:time\s+)?t\s*=\s*{_NUM}{_OPT_UNIT}"), _point),
     (re.compile(r"\b(?:first|1st)\s+half\b"), _dur_needed(_first_half)),
     (re.compile(r"\b(?:second|2nd|last)\s+half\b"), _dur_needed(_second_half)),
@@ -362,12 +367,16 @@ def time_windows(
     >>> [(w.start_s, w.end_s) for w in time_windows("What does the sign say after the sign changes?", 20,
     ...                                              {"text_change": [9.0]})]
     [(9.0, 20.0)]
+    >>> [w.at_s for w in time_windows("just before the 2 minute mark (1:55), what is said?")]  # the exact time
+    [115.0]
+    >>> [w.at_s for w in time_windows("how many are walking at 1:28.5?")]
+    [88.5]
     """
-    text = number_words_to_digits(question)
+    text = said = number_words_to_digits(question)
     duration_s = float(duration_s) if duration_s is not None else None  # windows hold floats, even from an int
-    found: list[tuple[int, TimeWindow]] = []
+    found: list[tuple[int, int, TimeWindow]] = []  # where each phrase starts and ends, its window
     for pos, phrase, start, end, at in _event_windows(text, duration_s, events or {}):
-        found.append((pos, _window(start, end, at, phrase, duration_s)))
+        found.append((pos, pos + len(phrase), _window(start, end, at, phrase, duration_s)))
         text = text.replace(phrase, " " * len(phrase), 1)
     for pattern, resolve in _RULES:
         for m in list(pattern.finditer(text)):
@@ -375,15 +384,25 @@ def time_windows(
             for start, end, at in spans:
                 if duration_s is not None and start >= duration_s > 0:
                     continue  # a time past the video's end points at nothing in it (its words stay used)
-                found.append((m.start(), _window(start, end, at, m.group(0).strip(), duration_s)))
+                found.append((m.start(), m.end(), _window(start, end, at, m.group(0).strip(), duration_s)))
             if spans:
                 text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     found.sort(key=lambda p: p[0])
     out: list[TimeWindow] = []
-    for _, w in found:
+    for i, (_, end, w) in enumerate(found):
+        after = found[i + 1] if i + 1 < len(found) else None  # a time in brackets after says it exactly
+        if after is not None and _BRACKETED.fullmatch(said[end : after[0]] + "(" * after[2].phrase.startswith("(")):
+            continue
         if w not in out:
             out.append(w)
     return out
+
+
+#: What stands between a time phrase and a time in brackets after it in the same sentence, which says
+#: it exactly: "just before the 2 minute mark (1:55)" (test19) points at 1:55, not at the two minutes
+#: before it; "at the very start of turnstile_gazette (0:00)" at 0:00.
+_BRACKETED = re.compile(r"[^?.;!()]*\(\s*")
+
 
 
 def _window(start: float, end: float, at: float | None, phrase: str, duration: float | None) -> TimeWindow:
