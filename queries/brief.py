@@ -318,6 +318,16 @@ def _words(text: str) -> set[str]:
 # ------------------------------------------------------------------------------ building
 
 
+#: The words the video says or shows, lower case (`respelled`).
+_VOCABULARY_SQL = (
+    "SELECT DISTINCT unnest(regexp_extract_all(lower(text), '[a-z]+')) AS word FROM text_items WHERE video_id = ?"
+)
+
+
+def _vocabulary(memory: Memory, vid: str) -> set[str]:
+    return set(run_sql(memory, _VOCABULARY_SQL, [vid]).column("word").to_pylist())
+
+
 def evidence_brief(
     memory: Memory,
     question: str,
@@ -337,9 +347,10 @@ def evidence_brief(
     text spans is shown whole after the rest, budget permitting (0: never).
     """
     _checks.text("question", question)
-    question = respelled(question)  # 'announcments' is no word asked about
     k = _checks.count("k", k, maximum=50)
     vid = _checks.video(memory, video_id) if video_id is not None else None
+    # 'announcments', 'umbrela' (of a video that says 'umbrella') are no words asked about
+    question = respelled(question, _vocabulary(memory, vid) if vid is not None else ())
     notes: list[str] = []
     noise = _Noise(memory)
     # the video's file name is no word asked about: "why does the voice in window ledger bring up the church

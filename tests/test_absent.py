@@ -230,3 +230,15 @@ def test_a_misspelt_frame_word_is_read_as_that_word(known: Any) -> None:
     brief = evidence_brief(known, "How many seperate announcments does the speaker make?", video_id="vA")
     assert brief.question == "How many separate announcements does the speaker make?"
     assert subject_words(brief.question) == []
+
+
+def test_a_misspelt_word_of_the_video_is_read_as_that_word(known: Any) -> None:
+    """test19's "what do they announce right after the umbrela thing?" found no line to follow: a word
+    the video lacks, one slip from a word it says, is read as that word; a slip at the end is another
+    word the video may lack ('stationer' is not 'station'), and another video's words are no help."""
+    brief = evidence_brief(known, "What is said right after the mornnig train?", video_id="vA")
+    assert brief.question == "What is said right after the morning train?"
+    assert evidence_brief(known, "Who is the stationer?", video_id="vA").question == "Who is the stationer?"
+    # vB says 'football' and 'sharply', vA neither
+    assert evidence_brief(known, "Who plays fotball?", video_id="vA").question == "Who plays fotball?"
+    assert evidence_brief(known, "Who plays fotball?", video_id="vB").question == "Who plays football?"
