@@ -18,8 +18,9 @@ TEXT_QUESTION = re.compile(
 #: Words that name speech as such. "What does the sign say?" asks about text, so the plain 'say' and
 #: 'words' only widen the sources shown (SPEECH_QUESTION), never decide that a
 #: question is about speech (SPOKEN).
-SPEECH_WORDS = (r"said|speak|speaks|spoken|speakers?|mentions?|mentioned|talk|talks|talked|voice|narrators?|"
-                 r"announcers?|announces?|announced|announcements?|speech|tells?|told")
+SPEECH_WORDS = (r"said|speak|speaks|speaking|spoken|speakers?|mentions?|mentioned|mentioning|talk|talks|talked|"
+                r"talking|voice|narrators?|announcers?|announces?|announced|announcing|announcements?|speech|tells?|"
+                r"telling|told")
 SPOKEN = re.compile(rf"\b({SPEECH_WORDS})\b", re.I)
 SPEECH_QUESTION = re.compile(rf"\b({SPEECH_WORDS}|say|says|words?)\b", re.I)
 #: 'read' said of a voice: "while the packing list was being read", "when the warning was read out".
