@@ -23,7 +23,8 @@ only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written
 `heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17')
 likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its questions (heldout18.jsonl, split
 'test18') likewise; `heldout19`: the nineteenth, videos only (HELDOUT19_VIDEOS), its questions (heldout19.jsonl,
-split 'test19') likewise."""
+split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VIDEOS), its questions
+(heldout20.jsonl, split 'test20') likewise."""
 
 import argparse
 import sys
@@ -51,6 +52,7 @@ from bench.qset.spec import (
     HELDOUT17_VIDEOS,
     HELDOUT18_VIDEOS,
     HELDOUT19_VIDEOS,
+    HELDOUT20_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -102,6 +104,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout17": (None, None, HELDOUT17_VIDEOS),
     "heldout18": (None, None, HELDOUT18_VIDEOS),
     "heldout19": (None, None, HELDOUT19_VIDEOS),
+    "heldout20": (None, None, HELDOUT20_VIDEOS),
 }
 
 
