@@ -171,7 +171,8 @@ class Brief:
         they talked about X", "what was said right before X": the model answered with X itself, the
         line that shares the question's words); else the top search hit, when it matches the
         question well enough to be pointed at: a mark on a loosely related line ("NORTH SQUARE" for
-        "where is the helicopter?") was followed by the model. Two related lines: no mark. A question
+        "where is the helicopter?") was followed by the model. Two related lines: no mark, unless the
+        question names a place on the frame or they are the lines of one sign (its first line). A question
         that counts what the code counted is marked on the count (`_counted`)."""
         counted = self._counted()
         if counted is not None:
@@ -184,6 +185,11 @@ class Brief:
             want_line = asked_line(self.asked) or 1
             related = [i for i in related if i.source == "ocr_spans" and i.place == want
                        and line_fits(want_line, i.line)] or related
+        elif len(related) > 1 and {(i.source, i.place) for i in related} == {("ocr_spans", related[0].place)} \
+                and all(a.overlaps(b.start_s, b.end_s) for a in related for b in related):
+            # the lines of one sign, on together ("what's on screen while the voice says the lighthouse costs
+            # fifteen bucks?", test19: LIGHTHOUSE ENTRY and 15 DOLLARS BABIES FREE under it): its first line
+            related = sorted(related, key=lambda i: i.line or 1)[:1]
         if related:
             return related[0] if len(related) == 1 else None
         placed = self.at_asked_place() or self.on_at_asked_instant()

@@ -776,6 +776,11 @@ def test_of_two_lines_at_the_asked_place_during_a_line_the_first_is_marked(two_l
     second = "What did the line below the top sign read while they asked to count the people?"
     best = evidence_brief(two_lines, second, video_id="vA").best_match
     assert best is not None and best.row_text == "PLATFORM 10", best
+    # no place asked: the two lines are one sign, marked on its first ("what's on screen while the voice says
+    # the lighthouse costs fifteen bucks?", test19, had no mark and was answered with the speech)
+    anywhere = "What was on screen while they asked to count the people?"
+    best = evidence_brief(two_lines, anywhere, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
 
 
 @pytest.mark.parametrize(("question", "marked"), [
