@@ -238,7 +238,7 @@ _LEAD = r"(?:in|on|for|from|during|according\s+to|at|around|near)"
 _ASKS_CONTENT = re.compile(
     rf"(?:^|[.!?;:,]\s+|\s[-\u2013\u2014]+\s+|^\W*{_LEAD}\b(?:[^.?!,;:]|(?<=\d):(?=\d)){{1,40}}?\s)\s*"
     r"(?!what time\b|at what\b)"
-    r"(?:what|which|where|who|whom|whose|why|how|(?:give|tell|show)\s+me|quote|name|list)\b",
+    r"(?:what|which|where|who|whom|whose|why|how|(?:give|tell|show)\s+me|quote|name|list)s?\b",
     re.I,
 )
 _COUNT = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b|\bhow much\b", re.I)
@@ -256,6 +256,8 @@ def asks_content(question: str) -> bool:
     (True, True)
     >>> asks_content("at 2:25 in the square clip what's written along the bottom"), asks_content("At 2:25 is it on?")
     (True, False)
+    >>> asks_content("whats in the top box at 1:10")  # 'what's' typed without its apostrophe
+    True
     """
     return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)
 
