@@ -371,6 +371,8 @@ def time_windows(
     [115.0]
     >>> [w.at_s for w in time_windows("how many are walking at 1:28.5?")]
     [88.5]
+    >>> [w.at_s for w in time_windows("near the end of the rabbit cartoon, around 2:15, what is in the box?", 160)]
+    [135.0]
     """
     text = said = number_words_to_digits(question)
     duration_s = float(duration_s) if duration_s is not None else None  # windows hold floats, even from an int
@@ -389,13 +391,29 @@ def time_windows(
                 text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     found.sort(key=lambda p: p[0])
     out: list[TimeWindow] = []
-    for i, (_, end, w) in enumerate(found):
+    for i, (start, end, w) in enumerate(found):
         after = found[i + 1] if i + 1 < len(found) else None  # a time in brackets after says it exactly
         if after is not None and _BRACKETED.fullmatch(said[end : after[0]] + "(" * after[2].phrase.startswith("(")):
             continue
+        if _loose(w) and any(_clocked(o) and _one_sentence(said, start, o_start) for o_start, _, o in found):
+            continue  # "near the end of the rabbit cartoon, around 2:15": the clock time says which part
         if w not in out:
             out.append(w)
     return out
+
+
+def _loose(w: TimeWindow) -> bool:
+    """A phrase that points at a part of the video without a number ('near the end', 'early on')."""
+    return not re.search(r"\d", w.phrase)
+
+
+def _clocked(w: TimeWindow) -> bool:
+    """A phrase that names an instant by its clock time ('around 2:15', 'at 95 s')."""
+    return w.at_s is not None and bool(re.search(r"\d", w.phrase))
+
+
+def _one_sentence(text: str, a: int, b: int) -> bool:
+    return not re.search(r"[.?!;]", text[min(a, b) : max(a, b)])
 
 
 #: What stands between a time phrase and a time in brackets after it in the same sentence, which says
