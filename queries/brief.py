@@ -574,8 +574,8 @@ def _evidence_spans(
 def _relevance(question: str, text: str, cosine: float | None) -> float:
     """How well `text` matches the question (0-1): the share of the question's words it holds, or
     its meaning (cosine, where unrelated sentences score about 0.15)."""
-    words = stems(content_words(question))
-    lower = text.lower()
+    words = stems(content_words(number_words_to_digits(question)))
+    lower = number_words_to_digits(text)  # 'ten' and 'under 10' are one number
     share = sum(1 for w in words if w in lower) / len(words) if words else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
     return round(max(share, meaning), 3)
@@ -687,7 +687,7 @@ def _hybrid_hits(
             notes.append(f"no semantic search: {exc}")
     else:
         notes.append("no semantic search: no text encoder")
-    words = content_words(question)
+    words = content_words(number_words_to_digits(question))  # 'an age limit of ten' is the line's 'under 10'
     if words:
         found = keyword_search(memory, " ".join(stems(words)), k=k, video_id=vid, match="any")
         out.append(("keyword", found))

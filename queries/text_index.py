@@ -26,6 +26,12 @@ log = logging.getLogger(__name__)
 DOCS_TABLE = f"{SEARCH_SCHEMA}.text_docs"
 FTS_SCHEMA = f"fts_{SEARCH_SCHEMA}_text_docs"
 _STATE = "text_fts"
+#: How the index reads a text: words and numbers ('GATE 5', 'under 10', '$15' as 15), stemmed, the fts
+#: extension's English stop words dropped. Its default drops every character but a-z, so a number
+#: asked about ('an age limit of ten', read as 10) matched no line; an index built the old way is
+#: rebuilt (its stamp lacks the form).
+_FORM = "words and numbers"
+_IGNORE = r"(\.|[^a-z0-9])+"
 
 # BM25 as the fts extension's match_bm25 macro computes it (k1 = 1.2, b = 0.75, its log base 10),
 # but over the index's own tables in one pass: the macro runs once per document, this once per
@@ -64,7 +70,7 @@ def build_text_index(memory: Memory) -> bool:
     True when a current index exists afterwards; False, with one log line, when the fts extension
     does not load or the memory cannot hold the index (read-only; DuckLake).
     """
-    fingerprint = memory_fingerprint(memory)
+    fingerprint = f"{memory_fingerprint(memory)} {_FORM}"
     if get_state(memory, _STATE) == fingerprint:
         return memory.load_extension("fts")
     if memory.uri.kind == "ducklake":
@@ -89,7 +95,7 @@ def build_text_index(memory: Memory) -> bool:
             "SELECT row_number() OVER (ORDER BY video_id, source, item_id)::BIGINT AS doc_id, "
             "video_id, source, item_id, start_s, end_s, text FROM text_items"
         )
-        cur.execute(f"PRAGMA create_fts_index('{DOCS_TABLE}', 'doc_id', 'text', overwrite = 1)")
+        cur.execute(f"PRAGMA create_fts_index('{DOCS_TABLE}', 'doc_id', 'text', ignore = '{_IGNORE}', overwrite = 1)")
         set_state(cur, _STATE, fingerprint)
         cur.execute("COMMIT")
     except duckdb.Error as exc:

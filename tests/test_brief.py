@@ -423,7 +423,8 @@ def test_a_hit_beside_the_asked_instant_is_not_marked_when_another_line_is_on_th
     [  # a sign made only of the question's words restates it: "What was left in the waiting room?" was
        # answered 'WAITING ROOM'; it is still the answer to when it is shown or whether it is
         ("What is at the platform 9 exit?", 'caption: "a man walks along a railway platform"'),
-        ("What is at the platform nine exit?", None),  # 9 in words: the sign restates it all the same
+        # 9 in words: the sign restates it all the same, and the question is read as the one with the digit
+        ("What is at the platform nine exit?", 'caption: "a man walks along a railway platform"'),
         ("in this clip what is at the platform 9 exit", 'caption: "a man walks along a railway platform"'),
         ("Something is at the platform 9 exit. What is it?", None),  # the next hit is under BEST_MATCH
         ("When is 'PLATFORM 9 EXIT' shown?", 'on-screen text: "PLATFORM 9 EXIT"'),
