@@ -59,6 +59,10 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     (True, True, False)
     >>> matches('"Nobody under 8 may go alone."', ["under eight"]), matches("Nobody under 18 may go.", ["under eight"])
     (True, False)
+    >>> matches("3 people walking at 1:28.5", ["2"]), matches("8 person visible at 48 s", ["4"])  # no digit of a number
+    (False, False)
+    >>> matches("It is brought up at 90 seconds.", ["90 s"]), matches("Buses replace the trains.", ["bus"])
+    (True, True)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     bare = _bare_number(candidate)
@@ -67,7 +71,7 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
         if words in (["yes"], ["no"]):
             if polarity(answer_text) == words[0]:
                 return True
-        elif words and (" ".join(words) in " ".join(candidate)  # as before: text inside the answer's
+        elif words and (f" {' '.join(words)} " in f" {' '.join(candidate)} "  # its words, whole, inside the answer's
                         or words[0] == bare):  # "6" answers "how many?" as "6 texts" does
             return True
     return False
@@ -111,11 +115,17 @@ def _words(text: str) -> list[str]:
     text = _AMOUNT.sub(lambda m: f" {m.group(2)} {_CURRENCY[m.group(1)]} ", text)
     out = []
     for w in normalize_answer(text).split():
-        w = _IRREGULAR.get(w, w)
-        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = _IRREGULAR.get(w, _SECONDS.get(w, w))
+        if len(w) > 4 and w.endswith(("ses", "xes", "zes", "ches", "shes")):  # 'buses', 'boxes'
+            w = w[:-2]
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         out.append(w)
     return out
+
+
+#: A time's unit as answers write it: "90 seconds" states "90 s".
+_SECONDS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s"}
 
 
 def _judge(question: Question, answer_text: str, judge: ChatModel) -> Score:
