@@ -185,15 +185,22 @@ def respelled(question: str, vocabulary: Collection[str] = ()) -> str:
     >>> respelled("what comes after the umbrela thing, or the baker?", {"umbrella", "bakery", "thing"})
     'what comes after the umbrella thing, or the baker?'
     """
-    said = {w: v for v in sorted(vocabulary) if len(v) >= 6 for w in _slips(v, last=False)}
-
     def fix(m: re.Match[str]) -> str:
         word = m.group()
         right = _SLIPS.get(word.lower()) if len(word) >= 8 else None
         if right is None and len(word) >= 6 and word.lower() not in vocabulary:
-            right = said.get(word.lower())
+            right = _slipped_from(word.lower(), vocabulary)
         return word if right is None or _frames(word.lower()) else right
     return re.sub(r"[A-Za-z]{6,}", fix, question)
+
+
+def _slipped_from(word: str, vocabulary: Collection[str]) -> str | None:
+    """The word of `vocabulary` (6 letters or more) that `word` is one slip from, its last letter aside
+    (the last in alphabetical order, when several are). A slip keeps the first letter and the length or
+    drops one letter, so only such words are tried: a long video's thousands of words are not all
+    turned into their slips for every question."""
+    return max((v for v in vocabulary if len(v) >= 6 and v[0] == word[0] and len(v) - len(word) in (0, 1)
+                and word in _slips(v, last=False)), default=None)
 
 
 def _slips(word: str, *, last: bool = True) -> set[str]:

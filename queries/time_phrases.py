@@ -409,7 +409,7 @@ def _loose(w: TimeWindow) -> bool:
 
 def _clocked(w: TimeWindow) -> bool:
     """A phrase that names an instant by its clock time ('around 2:15', 'at 95 s')."""
-    return w.at_s is not None and bool(re.search(r"\d", w.phrase))
+    return w.at_s is not None and not _loose(w)
 
 
 def _one_sentence(text: str, a: int, b: int) -> bool:
@@ -420,7 +420,6 @@ def _one_sentence(text: str, a: int, b: int) -> bool:
 #: it exactly: "just before the 2 minute mark (1:55)" (test19) points at 1:55, not at the two minutes
 #: before it; "at the very start of turnstile_gazette (0:00)" at 0:00.
 _BRACKETED = re.compile(r"[^?.;!()]*\(\s*")
-
 
 
 def _window(start: float, end: float, at: float | None, phrase: str, duration: float | None) -> TimeWindow:
