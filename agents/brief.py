@@ -168,8 +168,8 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     return _stated(top, placed=True)
 
 
-#: A question for a person or a name ("who's running the quiz?", "what's the name of the instructor?").
-_ASKS_NAME = re.compile(r"\bwho(?:'s|m|se)?\b|\bnames?\b", re.I)
+#: A question for a name ("what's the name of the instructor?"); for a person, `_WHO`.
+_NAME = re.compile(r"\bnames?\b", re.I)
 #: A word written with a capital after a line's first word: speech recognition writes names so
 #: ("Gemma is the quizmaster", "a minute of silence for Captain Moore").
 _CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z]+")
@@ -185,7 +185,7 @@ def _may_answer(question: str, top: BriefItem) -> bool:
     nobody ("Nobody under 10 may go on the zip line alone." for the zip line instructor's name)."""
     if top.source == "ocr_spans":
         return False
-    if not _ASKS_NAME.search(question):
+    if not (_WHO.search(question) or _NAME.search(question)):
         return True
     own = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     return any(w.lower() not in own for w in _CAPITALISED.findall(top.row_text))
