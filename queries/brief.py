@@ -54,6 +54,7 @@ from queries.brief_counts import (
     nth_text_items,
     speech_turn_items,
     speech_value_items,
+    speech_word_items,
     visible_items,
 )
 from queries.brief_items import (
@@ -75,6 +76,8 @@ from queries.question_words import (
     asks_count,
     content_words,
     counted_value,
+    mentioned_words,
+    mentions_either,
     object_categories,
     respelled,
     stems,
@@ -131,6 +134,11 @@ _DISTINCT_TEXTS = re.compile(
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
 #: announce?": the stretches of speech (turns), counted.
 _SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
+#: A count of lines said ("how many of the announcements ...", "how many times does the voice ..."), not
+#: of things a line names ("how many chairs did they say are in the quiet room?").
+_COUNTS_TURNS = re.compile(
+    rf"\b(?:{_COUNT_WORDS})\s+(?:of\s+(?:the|them|these|those)\s+)?(?:[\w-]+\s+)?"
+    r"(?:announcements?|messages?|sentences?|statements?|times)\b", re.I)
 @dataclass(frozen=True)
 class Brief:
     """The evidence brief of one question: items in priority order, resolved time windows, and
@@ -418,6 +426,11 @@ def evidence_brief(
             # "how many of the announcements mention a number of minutes?": the code finds which do
             items += speech_value_items(memory, vid, valued, windows)
             narrowing = ()  # the count is narrowed already: nothing the model should narrow again
+        elif _COUNTS_TURNS.search(question) and not (archive or unread or _NAMES_TEXT.search(question)) \
+                and (said := _saying(memory, vid, question, windows)):
+            # "how many of the announcements mention some kind of show?": the code finds which say it
+            items += said
+            narrowing = ()
         elif counts_speech and not _NAMES_TEXT.search(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
@@ -606,6 +619,12 @@ def _counts(items: list[BriefItem]) -> list[float]:
 #: "How many departures are announced?": the words a count question counts, after its count words, up to
 #: the first stop word ('are', 'in', 'does').
 _COUNTED = re.compile(rf"\b(?:{_COUNT_WORDS})\s+((?:[\w-]+\s*){{1,4}})", re.I)
+
+
+def _saying(memory: Memory, vid: str, question: str, windows: Sequence[TimeWindow]) -> list[BriefItem]:
+    """The count of the turns that say what a count question names (`mentioned_words`), or []."""
+    words = mentioned_words(question)
+    return speech_word_items(memory, vid, words, windows, either=mentions_either(question)) if words else []
 
 
 def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str]) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from collections.abc import Collection, Sequence
 
 __all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
            "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
+           "mentioned_words", "mentions_either",
            "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
@@ -360,6 +361,62 @@ def counted_value(question: str) -> str | None:
         inner = _KIND_WORD.match(text, of.end()) if of and _kind(found) == "number" else None
         return _kind(inner or found)
     return None
+
+
+#: The verb that narrows a count to what its lines say, and its clause ("how many announcements mention
+#: some kind of show", "... talk about paying or money (dollars, cash)", "... are about lost property",
+#: "... say that something is free"); brackets stay in the clause, they list what is meant.
+_MENTIONING = re.compile(
+    r"\b(?:mention(?:s|ed|ing)?|say(?:s|ing)?|said|talk(?:s|ed|ing)?\s+about|(?:is|are|was|were)\s+(?:all\s+)?about|"
+    r"refer(?:s|red)?\s+to)\b([^?.;!]*)", re.I)
+#: "say in the first minute", "mention at the start": a clause that opens with a preposition places the
+#: lines in the video, it names nothing they say.
+_PLACING = re.compile(r"\s*(?:in|at|on|during|before|after|within|over|throughout|by|near|around|towards?)\b", re.I)
+#: 'show' names a thing after an article or 'of' ("some kind of show", "a show"); elsewhere it is the verb
+#: of on-screen text ("what does the sign show") and a stop word.
+#: "you'll", "they're": a pronoun and its verb, nothing a line says ("o'clock" is no contraction).
+_CONTRACTED = re.compile(r"'(?:ll|re|ve|d|m|t)$")
+_NOUN_SHOW = re.compile(r"\b(?:a|the|some|any|of|every|each|which|what)\s+(shows?)\b", re.I)
+
+
+def mentioned_words(question: str) -> tuple[str, ...]:
+    """What the lines a count question counts must say: its quoted texts, else the subject words of the
+    clause after a verb of saying (`_MENTIONING`). Which lines hold them is the caller's: this reads the
+    question only.
+
+    >>> mentioned_words('In thicket report, how many of the announcements actually say "please"?')
+    ('please',)
+    >>> mentioned_words("how many of the announcements mention some kind of show?")
+    ('show',)
+    >>> mentioned_words("how many announcements talk about paying or money (dollars, cash)?")
+    ('paying', 'money', 'dollars', 'cash')
+    >>> mentioned_words("how many sentences does the voice say in the first minute?"), mentioned_words("what is said?")
+    ((), ())
+    """
+    if not asks_count(question):
+        return ()
+    quoted = tuple(dict.fromkeys(q.strip() for q in QUOTED.findall(question) if q.strip()))
+    if quoted:
+        return quoted
+    m = _MENTIONING.search(question)
+    if m is None or _PLACING.match(m.group(1)):
+        return ()
+    clause = m.group(1)
+    nouns = [n.lower() for n in _NOUN_SHOW.findall(clause)]
+    words = [w for w in subject_words(clause) if w not in AUXILIARIES and not _CONTRACTED.search(w)]
+    return tuple(dict.fromkeys([*words, *nouns]))
+
+
+def mentions_either(question: str) -> bool:
+    """Whether the words a count question's lines must say (`mentioned_words`) are alternatives: its
+    clause joins them with 'or' or lists them ("paying or money (dollars, cash)"), so a line that says
+    any counts; else a line must say all ("mention the red bus").
+
+    >>> mentions_either("how many announcements talk about paying or money?"), mentions_either("mention the red bus")
+    (True, False)
+    """
+    m = _MENTIONING.search(question)
+    return m is not None and bool(re.search(r"\bor\b|[,(/]", m.group(1)))
 
 
 def _kind(found: re.Match[str]) -> str:

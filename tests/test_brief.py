@@ -617,6 +617,41 @@ def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Pa
     assert answer is not None and answer.startswith(f"{counted} of the 3")
 
 
+@pytest.mark.parametrize(("question", "counted", "said"), [
+    ('How many of the announcements actually say "leaves"?', 2, "'leaves'"),  # a quoted word, as written
+    ("How many announcements mention the red train?", 1, "'red' and 'train'"),  # a line must say both
+    ("how many announcements talk about a train or a bus (or the mountains)?", 2, "'train' or 'bus' or 'mountains'"),
+    ("How many times does the voice mention some kind of show?", None, None),  # said by no line: the model reads
+    ("How many trains did they say leave in the morning?", None, None),  # trains counted, not lines
+    ("How many sentences does the voice say in the first 10 seconds?", None, None),  # a span, not words
+])  # fmt: skip
+def test_a_count_of_speech_narrowed_to_what_it_says(minilm: Any, tmp_path: Path, question: str,
+                                                     counted: int | None, said: str | None) -> None:
+    """test20 asked "how many of the announcements mention some kind of show?", "... talk about paying or
+    money (dollars, cash)?" and "... actually say 'please'?": shown all eight turns, the model answered 8
+    twice and "not shown" once. The code finds the turns that say the words, and the count is the answer."""
+    from memory import rows_table
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    speech = rows[0].tables["transcript"].to_pylist()
+    speech[0] = {**speech[0], "text": "The red train leaves the station at 8 o'clock in the morning."}
+    speech[2] = {**speech[2], "text": "The next bus to the mountains leaves in ten minutes."}
+    rows[0].tables["transcript"] = rows_table(
+        "transcript", [{k: v for k, v in r.items() if k != "video_id"} for r in speech], "vA")
+    with open_memory(written(rows, tmp_path / "words.duckdb"), read_only=True) as mem:
+        brief = evidence_brief(mem, question, video_id="vA")
+    found = [i for i in brief.items if i.kind == "count" and "of the 3 separate stretches of speech" in i.text]
+    if counted is None:
+        assert not found, found
+        return
+    assert found and found[0] is brief.best_match and found[0].rows[0]["counted"] == counted, brief.best_match
+    assert found[0].text.startswith(f"{counted} of the 3 separate stretches of speech (turns, set apart by pauses) "
+                                    f"say{'s' * (counted == 1)} {said}; ")
+    answer = counted_answer(brief, max_tokens=1500)
+    assert answer is not None and answer.startswith(f"{counted} of the 3")
+
+
 @pytest.mark.parametrize(("question", "narrowing"), [
     ("How many separate announcements are there overall?", ()),  # 'overall' names nothing the video holds
     ("How many departures are announced?", ("departures",)),  # some of the speech: the model reads it
