@@ -36,6 +36,9 @@ _ANCHOR = re.compile(
     r"\s*(?:[?.!,;]|$)",
     re.I,
 )
+#: "how long after the doors open does the show start?" asks the time between two things, which the line
+#: that says both gives ("... and the show begins half an hour later"): no line after the first is asked.
+_HOW_LONG_BEFORE = re.compile(r"\bhow\s+(?:long|soon|much\s+(?:later|earlier|time)|many\s+(?:minutes|hours))\s*$", re.I)
 #: 'once X goes away' says after X (not 'once' alone: "is it said once?").
 _ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before", "once": "after"}
 #: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
@@ -132,6 +135,8 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
             relations.append(("replaced", m.group(2), wanted))
     for m in _ANCHOR.finditer(question):
         phrase = _quoted_or(m.group(2))
+        if _HOW_LONG_BEFORE.search(question, 0, m.start()):
+            continue
         if content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase):
             relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text

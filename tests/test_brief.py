@@ -316,6 +316,19 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
         assert _replay(known, item.sql)[0]["text"] == item.rows[0]["text"]
 
 
+@pytest.mark.parametrize("question", [
+    "How long after the red train does the speaker ask to count the people?",
+    "how soon after the red train leaves is the rain in the mountains mentioned",
+])  # fmt: skip
+def test_how_long_after_asks_no_line_after(known: Any, question: str) -> None:
+    """test20's "how long after the doors open does the magic lantern show start?" marked the line after
+    the doors' line; the line that says both ("... begins half an hour later") holds the answer."""
+    brief = evidence_brief(known, question, video_id="vA")
+    assert not any(i.kind == "order" for i in brief.items)
+    assert any(i.kind == "order" for i in evidence_brief(
+        known, "What does the speaker say right after the red train?", video_id="vA").items)
+
+
 @pytest.mark.parametrize(
     ("question", "anchor", "joined", "word"),
     [  # vA: speech 0 (1-3.5 s), 1 (5-7 s), 2 (12-14 s); text span 0 (4-9 s), 1 (15-16 s)
