@@ -24,7 +24,8 @@ only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written
 likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its questions (heldout18.jsonl, split
 'test18') likewise; `heldout19`: the nineteenth, videos only (HELDOUT19_VIDEOS), its questions (heldout19.jsonl,
 split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VIDEOS), its questions
-(heldout20.jsonl, split 'test20') likewise."""
+(heldout20.jsonl, split 'test20') likewise; `heldout21`: the twenty-first, videos only (HELDOUT21_VIDEOS), its
+questions (heldout21.jsonl, split 'test21') likewise."""
 
 import argparse
 import sys
@@ -53,6 +54,7 @@ from bench.qset.spec import (
     HELDOUT18_VIDEOS,
     HELDOUT19_VIDEOS,
     HELDOUT20_VIDEOS,
+    HELDOUT21_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -105,6 +107,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout18": (None, None, HELDOUT18_VIDEOS),
     "heldout19": (None, None, HELDOUT19_VIDEOS),
     "heldout20": (None, None, HELDOUT20_VIDEOS),
+    "heldout21": (None, None, HELDOUT21_VIDEOS),
 }
 
 
