@@ -35,6 +35,7 @@ from queries.question_words import (
     without_file_name,
     yes_no_question,
 )
+from queries.screen_places import asked_place
 from queries.text_kinds import named_sources
 from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
@@ -197,10 +198,13 @@ _WHAT = re.compile(r"\b(?:what|which|words|wording)\b", re.I)
 
 def _asks_wording(brief: Brief) -> bool:
     """Whether the question asks what an on-screen text of one video reads: it names on-screen text
-    ("the caption", "written", "the sign"), asks what or which, and no count, time, reason or way."""
+    ("the caption", "written", "the sign") or a place on the frame, where text is ("what's in the box at
+    the top of the frame around 0:25?": test20's was denied beside the text marked), asks what or which,
+    and no count, time, reason or way."""
     q = brief.asked
-    return ("ocr_spans" in named_sources(q) and bool(_WHAT.search(q)) and asks_content(q) and not asks_count(q)
-            and not re.search(r"\b(?:why|how)\b", q, re.I) and not brief.archive)
+    return (("ocr_spans" in named_sources(q) or asked_place(q) is not None) and bool(_WHAT.search(q))
+            and asks_content(q) and not asks_count(q) and not re.search(r"\b(?:why|how)\b", q, re.I)
+            and not brief.archive)
 
 
 def _quotes(answer: str, text: str) -> bool:

@@ -809,6 +809,11 @@ def test_a_question_for_what_a_text_reads_is_answered_with_its_words(known: Any,
     assert quote is not None and written_answer(quote, max_tokens=600) is not None  # test13: an order, no 'what'
     said = build_brief("What does the speaker say about the platform?", _ctx(known, ScriptedChat([]), minilm))
     assert said is not None and written_answer(said, max_tokens=600) is None  # speech asked: no quote needed
+    # test20: "what's in the box at the top of the frame around 0:25?" was denied beside the text marked: a
+    # place on the frame is where text is, though 'box' is no word for text
+    boxed = build_brief("What's in the box at the top of the frame 6 seconds in?",
+                        _ctx(known, ScriptedChat([]), minilm))
+    assert written_answer(boxed, max_tokens=600) == '"PLATFORM 9 EXIT" is shown at 4-9 s (top).'
     llm = ScriptedChat([], routes={READER: ["Answer: Platform 9 is the exit."], MARKER: ["Answer: PLATFORM 9 EXIT."]})
     assert ask(WRITTEN, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()]).text == "PLATFORM 9 EXIT."
     llm = ScriptedChat([], routes={READER: ["Answer: Platform 9 is the exit."], MARKER: ["Answer: The exit."]})
