@@ -489,7 +489,9 @@ class Chain:
         For a question asking what a text reads, a second reading that still does not quote the marked
         text takes it as shown (`ctx.written`): the small model answered with the spoken line twice. Any
         other second reading that still passes over the mark takes the marked line as shown (`ctx.marked`):
-        the small model answered twice with the line's time and none of its words."""
+        the small model answered twice with the line's time and none of its words; so does a denial whose
+        second reading gives no answer (test20's "how do i get to skip to the front at the bumper cars?"
+        was denied beside "People with red tickets can go straight to the front at the bumper cars.")."""
         answer = read.answer or ""
         passed_over = self.ctx.mark_check if self.settings.check_mark else None
         line = passed_over(answer) if passed_over is not None else None
@@ -513,6 +515,8 @@ class Chain:
             again, note = self.ctx.written, "the second reading did not quote the marked text either; the text as shown"
         elif again is not None and self.ctx.marked is not None and passed_over is not None and passed_over(again):
             again, note = self.ctx.marked, "the second reading passed over the marked line too; the line as shown"
+        elif again is None and self.ctx.marked is not None and denies(answer):
+            again, note = self.ctx.marked, "a denial, and no answer on a second reading; the line as shown"
         step = planner_step(CHECK_MARK, "read again from the best match", text.strip(), usage, again or "", final=True)
         return self._takes_over(tree, read, step, again or answer, note)
 

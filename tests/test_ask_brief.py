@@ -529,6 +529,19 @@ def test_a_denial_passing_over_the_line_after_the_one_asked_about_is_read_again(
     assert answer.text == '"Please count the people walking across the square." is said at 5-7 s.'
 
 
+def test_a_denial_whose_second_reading_gives_no_answer_takes_the_marked_line(known: Any, minilm: Any) -> None:
+    """test20's "how do i get to skip to the front at the bumper cars?" was denied beside "People with red
+    tickets can go straight to the front at the bumper cars." marked, and read again the model asked to
+    look up: the marked line, as shown, when it can say what is asked (`_may_answer`)."""
+    asked = "how early in the morning does the red train leave the station?"
+    llm = ScriptedChat([], routes={READER: ["Answer: The memory does not show it."], MARKER: ["Look up: more"]})
+    answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+    assert llm.kinds == [READER, MARKER]
+    assert answer.text == '"The red train leaves the station early in the morning." is said at 1-3.5 s.'
+    check = next(n for n in answer.tree if n.status == "answer")
+    assert check.note.endswith("a denial, and no answer on a second reading; the line as shown")
+
+
 def test_a_texts_count_off_the_one_the_code_made_is_replaced_by_it(known: Any, minilm: Any) -> None:
     """'every' and 'pieces' name nothing besides what is counted: the code's count answers."""
     llm = ScriptedChat([], routes={READER: ["Answer: 4"]})
