@@ -601,6 +601,21 @@ def test_a_time_or_a_unit_of_speech_does_not_narrow_the_count(minilm: Any, tmp_p
     assert brief.best_match.rows[0]["counted"] == 3
 
 
+def _brief_over_values_said(minilm: Any, tmp_path: Path, question: str) -> Any:
+    """`question`'s brief of vA with its first line saying a time of day and its third a number of minutes."""
+    from memory import rows_table
+    from tests.test_queries_data import build_rows, written
+
+    rows = build_rows(minilm)
+    speech = rows[0].tables["transcript"].to_pylist()
+    speech[0] = {**speech[0], "text": "The red train leaves the station at 8 o'clock in the morning."}
+    speech[2] = {**speech[2], "text": "The next bus to the mountains leaves in ten minutes."}
+    rows[0].tables["transcript"] = rows_table(
+        "transcript", [{k: v for k, v in r.items() if k != "video_id"} for r in speech], "vA")
+    with open_memory(written(rows, tmp_path / "said.duckdb"), read_only=True) as mem:
+        return evidence_brief(mem, question, video_id="vA")
+
+
 @pytest.mark.parametrize(("question", "counted", "line"), [
     ("How many of the announcements mention a number of minutes?", 1, "ten minutes"),
     ("how many announcements have a number in them", 2, "at 8 o'clock"),
@@ -611,17 +626,7 @@ def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Pa
                                                        line: str | None) -> None:
     """test15-17 asked "how many of the announcements mention a number of minutes?" and its kin eight times
     and got three right: the code finds which turns state the kind of value, and the count is the answer."""
-    from memory import rows_table
-    from tests.test_queries_data import build_rows, written
-
-    rows = build_rows(minilm)
-    speech = rows[0].tables["transcript"].to_pylist()
-    speech[0] = {**speech[0], "text": "The red train leaves the station at 8 o'clock in the morning."}
-    speech[2] = {**speech[2], "text": "The next bus to the mountains leaves in ten minutes."}
-    rows[0].tables["transcript"] = rows_table(
-        "transcript", [{k: v for k, v in r.items() if k != "video_id"} for r in speech], "vA")
-    with open_memory(written(rows, tmp_path / "values.duckdb"), read_only=True) as mem:
-        brief = evidence_brief(mem, question, video_id="vA")
+    brief = _brief_over_values_said(minilm, tmp_path, question)
     top = brief.best_match
     assert top is not None and top.kind == "count" and top.rows[0]["counted"] == counted, top
     assert top.text.startswith(f"{counted} of the 3 separate stretches of speech")
@@ -643,17 +648,7 @@ def test_a_count_of_speech_narrowed_to_what_it_says(minilm: Any, tmp_path: Path,
     """test20 asked "how many of the announcements mention some kind of show?", "... talk about paying or
     money (dollars, cash)?" and "... actually say 'please'?": shown all eight turns, the model answered 8
     twice and "not shown" once. The code finds the turns that say the words, and the count is the answer."""
-    from memory import rows_table
-    from tests.test_queries_data import build_rows, written
-
-    rows = build_rows(minilm)
-    speech = rows[0].tables["transcript"].to_pylist()
-    speech[0] = {**speech[0], "text": "The red train leaves the station at 8 o'clock in the morning."}
-    speech[2] = {**speech[2], "text": "The next bus to the mountains leaves in ten minutes."}
-    rows[0].tables["transcript"] = rows_table(
-        "transcript", [{k: v for k, v in r.items() if k != "video_id"} for r in speech], "vA")
-    with open_memory(written(rows, tmp_path / "words.duckdb"), read_only=True) as mem:
-        brief = evidence_brief(mem, question, video_id="vA")
+    brief = _brief_over_values_said(minilm, tmp_path, question)
     found = [i for i in brief.items if i.kind == "count" and "of the 3 separate stretches of speech" in i.text]
     if counted is None:
         assert not found, found
