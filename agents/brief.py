@@ -372,9 +372,16 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
                      _other_numbers(brief, top, claim))
 
 
+#: 'one' as a pronoun ("is Susan the one giving out the prizes?", "one of the stalls"), no number: test21's
+#: question was answered no by the code because the line's 5 o'clock is not 1.
+_PRONOUN_ONE = re.compile(r"\b((?:the|which|this|that|each|every|any|no|some|another|other|last|first|next)\s+)one\b"
+                          r"(?![\s-]*(?:minutes?|seconds?|hours?|o'?clock|dollars?|pounds?)\b)"
+                          r"|\bone(?=\s+(?:of|another)\b)", re.I)
+
+
 def _numbers(text: str) -> set[str]:
-    """The numbers of `text`, in digits or in words, as digits."""
-    return set(_NUMBER.findall(number_words_to_digits(text)))
+    """The numbers of `text`, in digits or in words, as digits ('one' as a pronoun aside: `_PRONOUN_ONE`)."""
+    return set(_NUMBER.findall(number_words_to_digits(_PRONOUN_ONE.sub(r"\1", text))))
 
 
 def _numbered_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> BriefItem:

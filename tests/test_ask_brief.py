@@ -371,6 +371,8 @@ def test_a_yes_no_question_about_the_best_match_is_judged_on_that_line(
 @pytest.mark.parametrize(("question", "calls"), [
     ("Does the exit sign say platform seven?", []),  # 7 is none of the line's numbers: no, from the code
     ("Does the exit sign say platform nine?", [JUDGE]),  # the line's own number: the model judges it
+    # test21: "Is Susan the one giving out the raffle prizes?" was answered no by the code (1 is not 5)
+    ("Is the exit sign the one about the platform?", [JUDGE]),  # 'the one' is no number
 ])  # fmt: skip
 def test_a_yes_no_question_naming_other_numbers_than_the_line_is_answered_no(
     known: Any, minilm: Any, question: str, calls: list[str]
@@ -381,8 +383,8 @@ def test_a_yes_no_question_naming_other_numbers_than_the_line_is_answered_no(
     answer = ask(question, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
     assert llm.kinds == calls
     assert answer.text.startswith("No: " if not calls else "Yes: ") and "PLATFORM 9 EXIT" in answer.text, answer.text
-    if calls:  # the judge reads the line's number as the line writes it ("on sale at ten?" of "at 10 o'clock"
-        # was judged NO, test16)
+    if "nine" in question:  # the judge reads the line's number as the line writes it ("on sale at ten?" of
+        # "at 10 o'clock" was judged NO, test16)
         assert llm.calls[0][-1].content.endswith("platform 9?")
 
 
