@@ -48,6 +48,11 @@ _DURING = re.compile(
     r"(?:^\s*(while|during)|(?<=[\w)'\"])[\s,]+(while|during|when))\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*(?:[?.!,;]|$)",
     re.I,
 )
+#: "When the CHURCH TO RIVER caption first comes up, what is the voice saying?", "when they mention gloria
+#: what text is up on the screen": a question that opens with 'when' and then asks what, which or who relates
+#: the two in time; "When does 'EXIT' first appear?" asks a time.
+_WHEN_THEN_ASKS = re.compile(
+    r"^\s*when\s+(?P<clause>.+?)(?:\s*[,;:-]\s*|\s+)(?=(?:what|whats|what's|which|who|whose|who's)\b)", re.I)
 #: "What is said at the moment 'EXIT' first appears?", "as soon as the bus is announced, what does the
 #: sign read?": what is on at the instant a text appears or a line starts, not all that overlaps it.
 _AT_START = re.compile(
@@ -149,14 +154,15 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
             elif relation == "after" and _TAKES_OVER.search(question):
                 relation = "replaced"
             relations.append((relation, phrase, kinds))
+    opening = _WHEN_THEN_ASKS.match(question)
     starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
         m for m in _AT_START.finditer(question)
         if content_words(m.group(1))
-        and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip())
+        and not (m.group(0).lower().startswith("when") and not question[: m.start()].strip()
+                 and not (opening and m.end(1) <= opening.end("clause")))
     ]
     for m in starts:
-        named = named_sources(m.group(0))
-        relations.append(("at", _quoted_or(m.group(1)), sorted(named or _KINDS)))
+        relations.append(("at", _quoted_or(m.group(1)), _anchor_kinds(question, m.start(), m.end())))
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
@@ -164,6 +170,9 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         if content_words(clause):
             kinds = sorted(named_sources(clause) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
+    if opening and not any(s.start() < opening.end("clause") for s in starts) \
+            and content_words(clause := opening.group("clause")):
+        relations.append(("while", _quoted_or(clause), _anchor_kinds(question, opening.start(), opening.end())))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:
         anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
@@ -259,6 +268,18 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
     if relation == "replaced":  # the texts after it, for `_in_its_place`
         return _LATER_SQL, [vid, src, anchor.start_s]
     return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
+
+
+def _anchor_kinds(question: str, start: int, end: int) -> list[str]:
+    """Where to look for the thing a time clause (`question[start:end]`) names: the kind of text the
+    clause names ("when the CHURCH TO RIVER caption first comes up": on-screen text), else the kind the
+    rest of the question does not ask for ("when 'old clothes only' pops up ..., what is the announcer
+    talking about?": the sign, not the spoken line that says old clothes too), else both."""
+    named = named_sources(question[start:end])
+    if named:
+        return sorted(named & _KINDS or _KINDS)
+    asked = named_sources(question[:start] + " " + question[end:]) & _KINDS
+    return sorted(_KINDS - asked) if len(asked) == 1 else sorted(_KINDS)
 
 
 def _quoted_or(phrase: str) -> str:

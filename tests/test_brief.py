@@ -350,6 +350,12 @@ def test_how_long_after_asks_no_line_after(known: Any, question: str) -> None:
         # overlaps it. vB: speech 0 (0.5-4 s), 1 (6-9 s), 2 (11-15 s); text 0 (2-8 s), 1 (10-12 s)
         ("What is said at the moment 'BREAKING NEWS' first appears?", ("ocr_spans", 0), ("transcript", 0), "at"),
         ("What does the sign read as soon as the bus is announced?", ("transcript", 2), ("ocr_spans", 1), "at"),
+        # a question that opens with 'when' and then asks what relates the two (test21's "when they mention
+        # gloria ... what text is up on the screen" marked the spoken line); the clause that names no kind is
+        # looked up in the kind the rest does not ask for (test16: the sign that says old clothes, not the line)
+        ("when 'BREAKING NEWS' pops up, what is the voice saying?", ("ocr_spans", 0), ("transcript", 0), "at"),
+        ("When the speaker asks to count the people what does the sign say?",
+         ("transcript", 1), ("ocr_spans", 0), "while"),
     ],
 )  # fmt: skip
 def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
