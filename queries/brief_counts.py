@@ -209,6 +209,10 @@ def nth_text(question: str) -> str | None:
     return _NTH[m.group(1).lower()] if m and asked_place(question) is not None else None
 
 
+def _at_the_end(w: TimeWindow, duration_s: float | None) -> bool:
+    return duration_s is not None and w.end_s >= duration_s - 0.5
+
+
 def nth_text_items(
     memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = ()
 ) -> list[BriefItem]:
@@ -220,7 +224,6 @@ def nth_text_items(
     which = nth_text(question)
     if which is None:
         return []
-    texts = [(t, a, b) for t, a, b in facts.texts if not windows or any(w.overlaps(a, b) for w in windows)]
     spans = video_span_places(memory, vid)
     firsts: dict[str, dict[str, Any]] = {}  # folded text -> its first span's row
     for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist():
@@ -233,8 +236,14 @@ def nth_text_items(
     # at the asked place and line there: "the latest second line under a heading", "the final heading",
     # "the newest second line" (at any place)
     want, line = asked_place(question), asked_line(question)
-    texts = [(t, a, b) for t, a, b in texts
-             if (want is None or place_of(t)[0] == want) and (line is None or line_fits(line, place_of(t)[1]))]
+    placed = [(t, a, b) for t, a, b in facts.texts
+              if (want is None or place_of(t)[0] == want) and (line is None or line_fits(line, place_of(t)[1]))]
+    texts = [(t, a, b) for t, a, b in placed if not windows or any(w.overlaps(a, b) for w in windows)]
+    if not texts and windows and all(_at_the_end(w, facts.duration_s) if which == "last" else w.start_s <= 0
+                                     for w in windows):
+        # "near the end, what was the last caption along the bottom?": none is on in the end's stretch, and
+        # the last one before it is the one asked (test21's DRAWN BY SUSAN, 128-144 s of 160, was not marked)
+        texts = placed
     if not texts:
         return []
     texts.sort(key=lambda x: x[1], reverse=which == "last")

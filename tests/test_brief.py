@@ -521,6 +521,10 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
                               '"CAMERA 2 NORTH GATE"', "bottom"),
     ("In the first 12 seconds, what is the last text to appear?",  # PLATFORM 10 comes up at 10 s
      'on-screen text last of 2 different texts to appear: "PLATFORM 10"', "top"),
+    # test21: "near the end, what was the last caption along the bottom?" when none is on in the end's
+    # stretch: the last one before it (PLATFORM 10 is on 10-14 s, the end's stretch is later)
+    ("Near the end, what was the last text to come up at the top?",
+     'on-screen text last of 2 different texts at the top to appear: "PLATFORM 10"', "top"),
 ])  # fmt: skip
 def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, marked: str, place: str) -> None:
     """"What's the final caption to appear?" was answered with the video's first text, every text
