@@ -350,18 +350,9 @@ def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[Ti
     (`STATED_VALUES`), each with its words and time: "how many of the announcements mention a number of
     minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17, each asked
     once: 3 of 8 such counts right; test18: 2 of 2). With `windows`, the turns that overlap them."""
-    _, turns = _turns_in(memory, vid, windows)
-    said = [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]
+    said = _said(memory, vid, windows)
     stating = [(t, text) for t, text in said if STATED_VALUES[kind].search(text)]
-    during = f" in {_windows_text(windows)}" if windows else ""
-    text = (f"{len(stating)} of the {len(turns)} separate stretches of speech{during} (turns, set apart by pauses) "
-            f"{'states' if len(stating) == 1 else 'state'} {_VALUE_NAMES[kind]}" + "".join(
-                f"; {span_text(float(t[0]['start_s']), float(t[-1]['end_s']))}: \"{clip_text(words, 90)}\""
-                for t, words in stating[:12]))
-    return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_TURNS_SQL, vid), tuple(
-        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "speech_turns": len(turns),
-         "counted": len(stating)} for k, (t, _) in enumerate(stating, 1)
-    ) or ({"speech_turns": len(turns), "counted": 0},))]
+    return [_turns_item(vid, len(said), stating, windows, ("states", "state"), _VALUE_NAMES[kind])]
 
 
 def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: Sequence[TimeWindow] = (),
@@ -374,8 +365,7 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     three such counts; shown the eight turns, the model answered 8 twice and "not shown" once."""
     patterns = {w: re.compile(rf"\b{forms_pattern(w)}\b" if re.fullmatch(r"[\w'-]+", w) else
                               rf"(?<!\w){re.escape(w)}(?!\w)", re.I) for w in words}
-    _, turns = _turns_in(memory, vid, windows)
-    said = [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]
+    said = _said(memory, vid, windows)
     # of the words, those some turn says: 'paying' and 'money' aside when only 'dollars' and 'cash' are said
     patterns = {w: p for w, p in patterns.items() if any(p.search(text) for _, text in said)}
     if not patterns:
@@ -385,14 +375,28 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     if not saying:
         return []
     held = [w for w, p in patterns.items() if any(p.search(text) for _, text in saying)]
+    return [_turns_item(vid, len(said), saying, windows, ("says", "say"), joined.join(f"'{w}'" for w in held))]
+
+
+def _said(memory: Memory, vid: str, windows: Sequence[TimeWindow]) -> list[tuple[Turn, str]]:
+    """The turns that overlap `windows` (all, without any), each with its words joined."""
+    _, turns = _turns_in(memory, vid, windows)
+    return [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]
+
+
+def _turns_item(vid: str, total: int, counted: list[tuple[Turn, str]], windows: Sequence[TimeWindow],
+                verb: tuple[str, str], what: str) -> BriefItem:
+    """The count item of the `counted` turns of `total`: "2 of the 8 separate stretches of speech ... say
+    'show'; 23.7-28.4 s: "..."", a row per counted turn (one with a count of 0 when none is)."""
     during = f" in {_windows_text(windows)}" if windows else ""
-    text = (f"{len(saying)} of the {len(turns)} separate stretches of speech{during} (turns, set apart by pauses) "
-            f"{'says' if len(saying) == 1 else 'say'} " + joined.join(f"'{w}'" for w in held) + "".join(
+    text = (f"{len(counted)} of the {total} separate stretches of speech{during} (turns, set apart by pauses) "
+            f"{verb[len(counted) != 1]} {what}" + "".join(
                 f"; {span_text(float(t[0]['start_s']), float(t[-1]['end_s']))}: \"{clip_text(line, 90)}\""
-                for t, line in saying[:12]))
-    return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_TURNS_SQL, vid), tuple(
-        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "speech_turns": len(turns),
-         "counted": len(saying)} for k, (t, _) in enumerate(saying, 1)))]
+                for t, line in counted[:12]))
+    return BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_TURNS_SQL, vid), tuple(
+        {"turn": k, "start_s": t[0]["start_s"], "end_s": t[-1]["end_s"], "speech_turns": total,
+         "counted": len(counted)} for k, (t, _) in enumerate(counted, 1)
+    ) or ({"speech_turns": total, "counted": 0},))
 
 
 def _windows_text(windows: Sequence[TimeWindow]) -> str:

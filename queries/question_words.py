@@ -372,10 +372,10 @@ _MENTIONING = re.compile(
 #: "say in the first minute", "mention at the start": a clause that opens with a preposition places the
 #: lines in the video, it names nothing they say.
 _PLACING = re.compile(r"\s*(?:in|at|on|during|before|after|within|over|throughout|by|near|around|towards?)\b", re.I)
-#: 'show' names a thing after an article or 'of' ("some kind of show", "a show"); elsewhere it is the verb
-#: of on-screen text ("what does the sign show") and a stop word.
 #: "you'll", "they're": a pronoun and its verb, nothing a line says ("o'clock" is no contraction).
 _CONTRACTED = re.compile(r"'(?:ll|re|ve|d|m|t)$")
+#: 'show' names a thing after an article or 'of' ("some kind of show", "a show"); elsewhere it is the verb
+#: of on-screen text ("what does the sign show") and a stop word.
 _NOUN_SHOW = re.compile(r"\b(?:a|the|some|any|of|every|each|which|what)\s+(shows?)\b", re.I)
 
 
