@@ -445,10 +445,10 @@ def test_videos_are_well_formed(records: object, videos: tuple[Video, ...]) -> N
     [("heldout8", 150, 10), ("heldout9", 120, 8), ("heldout10", 120, 8), ("heldout11", 120, 8), ("heldout12", 120, 8),
      ("heldout13", 120, 8), ("heldout14", 120, 8), ("heldout15", 120, 8), ("heldout16", 120, 8),
      ("heldout17", 120, 8), ("heldout18", 120, 8), ("heldout19", 120, 8),
-     ("heldout20", 120, 8), ("heldout21", 120, 8)],
+     ("heldout20", 120, 8), ("heldout21", 120, 8), ("heldout22", 120, 8)],
 )
 def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_type: int) -> None:
-    """heldout8.jsonl to heldout21.jsonl: questions written from a facts sheet alone (no
+    """heldout8.jsonl to heldout22.jsonl: questions written from a facts sheet alone (no
     generator), as many of each type, every one about a video of the set, asked as its own split (test8...)."""
     from collections import Counter
 
@@ -465,10 +465,10 @@ def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_
 @pytest.mark.parametrize(
     ("n", "size"),
     [(9, 4), (10, 5), (11, 5), (12, 5), (13, 5), (14, 5), (15, 5), (16, 5), (17, 5), (18, 5), (19, 5), (20, 5),
-     (21, 5)],
+     (21, 5), (22, 5)],
 )
 def test_the_ninth_and_tenth_sets_are_new_and_well_formed(n: int, size: int) -> None:
-    """HELDOUT9_VIDEOS .. HELDOUT21_VIDEOS (videos only, their questions written from heldout{n}_facts.md):
+    """HELDOUT9_VIDEOS .. HELDOUT22_VIDEOS (videos only, their questions written from heldout{n}_facts.md):
     names no earlier set uses, kinds that exist and at least five that no earlier set says, lines that do not
     overlap, signs within the video (a 'top2' under a top sign), and absent words that no video of this set or
     an earlier one says or shows."""

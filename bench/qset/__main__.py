@@ -25,7 +25,8 @@ likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its quest
 'test18') likewise; `heldout19`: the nineteenth, videos only (HELDOUT19_VIDEOS), its questions (heldout19.jsonl,
 split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VIDEOS), its questions
 (heldout20.jsonl, split 'test20') likewise; `heldout21`: the twenty-first, videos only (HELDOUT21_VIDEOS), its
-questions (heldout21.jsonl, split 'test21') likewise."""
+questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-second, videos only
+(HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise."""
 
 import argparse
 import sys
@@ -55,6 +56,7 @@ from bench.qset.spec import (
     HELDOUT19_VIDEOS,
     HELDOUT20_VIDEOS,
     HELDOUT21_VIDEOS,
+    HELDOUT22_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -108,6 +110,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout19": (None, None, HELDOUT19_VIDEOS),
     "heldout20": (None, None, HELDOUT20_VIDEOS),
     "heldout21": (None, None, HELDOUT21_VIDEOS),
+    "heldout22": (None, None, HELDOUT22_VIDEOS),
 }
 
 
