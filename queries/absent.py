@@ -139,7 +139,7 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     alike: tuple[str, ...] = ()
     subjects = _asked_subjects(memory, video_id, question, categories)
     if subjects and (not object_categories(question, categories) or _asks_said(memory, video_id, question)):
-        pattern = "|".join(forms_pattern(s) for s in subjects)  # 'pottery' is no form of 'potter'
+        pattern = "|".join(_degree_forms(s) for s in subjects)  # 'pottery' is no form of 'potter'
         if _count(memory, _WORDS_SQL, video_id, pattern) == 0:
             words = tuple(subjects)
         else:
@@ -301,6 +301,24 @@ def _degree(word: str) -> str:
     if base != word and len(base) > 3 and base[-1] == base[-2]:
         base = base[:-1]  # 'biggest' -> 'bigg' -> 'big'
     return base[:-1] + "y" if base != word and base.endswith("i") else base
+
+
+def _degree_forms(word: str) -> str:
+    """`forms_pattern` of `word`, and of its adjective when it is a superlative whose adjective has four
+    letters or more: 'closest' asks what 'close' or 'closes' says (test21: "where are the closest loos?"
+    was answered that nothing mentions 'closest' beside "the nearest toilets"). The adjective with and
+    without a final 'e' ('clos' -> 'close'; 'cheap'). Not comparatives: 'teacher' is no form of 'teach'.
+    A word that only ends like one ('interest', 'contest') adds forms no text is likely to hold.
+
+    >>> [bool(re.search(_degree_forms("closest"), w)) for w in ("closes", "close", "closet", "clothes")]
+    [True, True, False, False]
+    >>> bool(re.search(_degree_forms("teacher"), "teach")), bool(re.search(_degree_forms("biggest"), "big"))
+    (False, False)
+    """
+    base = _degree(word.lower())
+    if not word.lower().endswith("est") or base == word.lower() or len(base) < 4:
+        return forms_pattern(word)
+    return "|".join((forms_pattern(word), forms_pattern(base), forms_pattern(base.removesuffix("e") + "e")))
 
 
 def _common_prefix(a: str, b: str) -> str:
