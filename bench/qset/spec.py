@@ -516,7 +516,7 @@ KINDS: dict[str, Kind] = {
     # Kinds only the twenty-second held-out set (HELDOUT22_VIDEOS) says: free sun cream and until when, who
     # plays which instrument on which stage and when, a dog show's hour and prize, a child waiting for their
     # parents, where the picnic tables are, how many food stalls line a street, a visiting choir and its room,
-    # the price of face painting and where its queue starts.
+    # the price of face painting and where its stall is.
     "suncream": Kind(
         "Free sun cream is handed out at the {spot} until {hour_words} o'clock.", "spot", "the free sun cream"
     ),
@@ -525,16 +525,16 @@ KINDS: dict[str, Kind] = {
         "the {instrument} on the {stage} stage",
     ),
     "dogshow": Kind(
-        "The dog show starts at {hour_words} o'clock, and the best dog wins a {prize}.", "prize", "the dog show"
+        "The dog show begins at {hour_words} o'clock, and the best dog wins a {prize}.", "prize", "the dog show"
     ),
     "lostkid": Kind(
         "A child called {name} is waiting for their parents at the {desk}.", "desk", "the child waiting at the {desk}"
     ),
-    "picnic": Kind("Picnic tables are set out on the {area}, next to the {landmark}.", "area", "the picnic tables"),
-    "stalls": Kind("There are {count_words} food stalls along the {area} today.", "area", "the food stalls"),
+    "picnic": Kind("There are picnic tables on the {area}, next to the {landmark}.", "area", "the picnic tables"),
+    "stalls": Kind("There are {count_words} stalls selling food along the {area} today.", "area", "the food stalls"),
     "choir": Kind("The choir from {city} will sing in the {room} after lunch.", "city", "the choir from {city}"),
     "facepaint": Kind(
-        "Face painting costs {price_words} dollars, and the queue starts by the {landmark}.", "landmark",
+        "Face painting costs {price_words} dollars at the stall beside the {landmark}.", "landmark",
         "face painting",
     ),
 }
@@ -4105,7 +4105,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
             _line("stage", 24.0, hour=4, name="Oliver", instrument="trumpet", stage="north"),
             _line("dogshow", 45.0, hour=1, prize="silver cup"),
             _line("lostkid", 66.0, name="Edward", desk="information point"),
-            _line("picnic", 87.0, area="east lawn", landmark="bandstand"),
+            _line("picnic", 87.0, area="east lawn", landmark="stone bridge"),
             _line("stalls", 108.0, count=12, area="river path"),
             _line("choir", 129.0, city="Glasgow", room="old barn"),
             _line("facepaint", 150.0, price=3, landmark="windmill"),
@@ -4118,7 +4118,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
             Sign("DOG SHOW 1 PM", 44.0, 64.0),
             Sign("LOST CHILD AT INFO POINT", 64.0, 86.0),
             Sign("PICNIC ON EAST LAWN", 86.0, 106.0),
-            Sign("NEAR THE BANDSTAND", 88.0, 104.0, "top2"),
+            Sign("NEAR THE STONE BRIDGE", 88.0, 104.0, "top2"),
             Sign("12 FOOD STALLS", 106.0, 128.0),
             Sign("CHOIR IN OLD BARN", 128.0, 150.0),
             Sign("FROM GLASGOW", 131.0, 146.0, "bottom"),
@@ -4164,7 +4164,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
         50.0,
         BIKES_SCENE,
         (
-            _line("dogshow", 1.0, hour=3, prize="blue rosette"),
+            _line("dogshow", 1.0, hour=3, prize="red ribbon"),
             _line("choir", 17.0, city="Belfast", room="chapel"),
             _line("picnic", 33.0, area="cricket pitch", landmark="scoreboard"),
         ),
