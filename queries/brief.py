@@ -431,7 +431,7 @@ def evidence_brief(
             # "how many of the announcements mention some kind of show?": the code finds which say it
             items += said
             narrowing = ()
-        elif counts_speech and not _NAMES_TEXT.search(question) \
+        elif counts_speech and not _NAMES_TEXT.search(question) and not mentioned_words(question) \
                 and not (subject_words(question, facts.categories) if narrowing is None else narrowing):
             # the turns answer "how many announcements?"; shown for "how many events does the speaker
             # announce?" (one is an event), the model read out the turns

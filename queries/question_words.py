@@ -365,10 +365,14 @@ def counted_value(question: str) -> str | None:
 
 #: The verb that narrows a count to what its lines say, and its clause ("how many announcements mention
 #: some kind of show", "... talk about paying or money (dollars, cash)", "... are about lost property",
-#: "... say that something is free"); brackets stay in the clause, they list what is meant.
+#: "... say that something is free", "... name a specific person"); brackets stay in the clause, they list
+#: what is meant. 'name' is the verb only before what is named and after no determiner: "the name of" is none.
 _MENTIONING = re.compile(
     r"\b(?:mention(?:s|ed|ing)?|say(?:s|ing)?|said|talk(?:s|ed|ing)?\s+about|(?:is|are|was|were)\s+(?:all\s+)?about|"
-    r"refer(?:s|red)?\s+to)\b([^?.;!]*)", re.I)
+    r"refer(?:s|red)?\s+to|"
+    r"(?<!\bthe\s)(?<!\ba\s)(?<!\byour\s)(?<!\btheir\s)(?<!\bits\s)"
+    r"name[sd]?(?=\s+(?:a|an|any|the|some|someone|somebody|anyone|anybody)\b))"
+    r"\b([^?.;!]*)", re.I)
 #: "say in the first minute", "mention at the start": a clause that opens with a preposition places the
 #: lines in the video, it names nothing they say.
 _PLACING = re.compile(r"\s*(?:in|at|on|during|before|after|within|over|throughout|by|near|around|towards?)\b", re.I)
@@ -390,6 +394,8 @@ def mentioned_words(question: str) -> tuple[str, ...]:
     ('show',)
     >>> mentioned_words("how many announcements talk about paying or money (dollars, cash)?")
     ('paying', 'money', 'dollars', 'cash')
+    >>> mentioned_words("How many announcements in the campus square video name a specific person?")
+    ('specific', 'person')
     >>> mentioned_words("how many sentences does the voice say in the first minute?"), mentioned_words("what is said?")
     ((), ())
     """
