@@ -39,14 +39,14 @@ before it:
 """
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from memory import Memory
 from queries import _checks
-from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value
+from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value, video_words
 from queries.brief_counts import (
     count_items,
     distinct_text_items,
@@ -375,7 +375,11 @@ def evidence_brief(
     fused = _fused(groups)
     cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
     keys = [(h.video_id, h.source, h.item_id) for h, _ in fused]
-    relevance = {key: _relevance(named, h.text, cosine.get(key)) for key, (h, _) in zip(keys, fused, strict=True)}
+    # nor are the words that describe the video ("in the cartoon restaurant video"): they held 2 of the 6 words of
+    # "why would I want to go to the welcome desk?", too few for the sentence saying it to be marked (test21)
+    described = video_words(named) if vid is not None else set()
+    relevance = {key: _relevance(named, h.text, cosine.get(key), described)
+                 for key, (h, _) in zip(keys, fused, strict=True)}
     archive = False
     if vid is None:
         only = _only_video(memory)
@@ -587,10 +591,11 @@ def _evidence_spans(
     return [e for _, e in out[:6]]
 
 
-def _relevance(question: str, text: str, cosine: float | None) -> float:
-    """How well `text` matches the question (0-1): the share of the question's words it holds, or
-    its meaning (cosine, where unrelated sentences score about 0.15)."""
-    words = stems(content_words(number_words_to_digits(question)))
+def _relevance(question: str, text: str, cosine: float | None, described: Collection[str] = ()) -> float:
+    """How well `text` matches the question (0-1): the share of the question's words (not those in
+    `described`, which name the video) it holds, or its meaning (cosine, where unrelated sentences score
+    about 0.15)."""
+    words = stems([w for w in content_words(number_words_to_digits(question)) if w.lower() not in described])
     lower = number_words_to_digits(text)  # 'ten' and 'under 10' are one number
     share = sum(1 for w in words if w in lower) / len(words) if words else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
