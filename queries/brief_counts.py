@@ -164,6 +164,9 @@ _NTH_TEXT = (
                re.I),
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
+    # "which caption is the last one to show up at the bottom?" (test22), "which sign was the first to appear?"
+    re.compile(rf"\b{_TEXT_NOUN}\s+(?:is|was)\s+the\s+(first|last|final|latest|newest|earliest)\s+(?:one\s+)?"
+               r"(?:to|that)\b", re.I),
 )
 _NTH_LINE = re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:new\s+)?(?:lines?|things?)\b", re.I)
 _NTH = {"first": "first", "earliest": "first", "last": "last", "final": "last", "latest": "last", "newest": "last"}
@@ -189,6 +192,8 @@ def nth_text(question: str) -> str | None:
     ('last', 'first')
     >>> nth_text("When does 'EXIT' first appear?"), nth_text("In the last minute, what does the sign say?")
     (None, None)
+    >>> nth_text("which caption is the last one to show up at the bottom?"), nth_text("is the sign the last thing?")
+    ('last', None)
     >>> nth_text("final bottom caption?"), nth_text("the latest second line under a heading"), nth_text("the last line")
     ('last', 'last', None)
     >>> nth_text("what was the latest line to appear underneath a top text?")  # a line placed on the frame
