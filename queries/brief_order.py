@@ -181,7 +181,7 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
             # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
             # the sign BOOK FAIR says when it was, and the line asked is the speech just before then
             anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
-        if anchor is None:
+        if anchor is None or _says_relation(anchor.text, relation, phrase):
             continue
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
@@ -268,6 +268,16 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
     if relation == "replaced":  # the texts after it, for `_in_its_place`
         return _LATER_SQL, [vid, src, anchor.start_s]
     return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
+
+
+def _says_relation(text: str, relation: str, phrase: str) -> bool:
+    """Whether the anchor's line itself says the relation and its phrase ("... will sing in the chapel
+    after lunch"): the question quotes what the line says ("why head to the chapel after lunch?"), it
+    asks for no line after another (test22's was marked the line after the choir's)."""
+    word = relation.partition(":")[0]
+    if word not in ("after", "before"):
+        return False
+    return bool(re.search(rf"\b{word}\s+(?:the\s+|a\s+|an\s+)?{re.escape(phrase.lower())}\b", text.lower()))
 
 
 def _anchor_kinds(question: str, start: int, end: int) -> list[str]:
