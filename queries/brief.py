@@ -278,9 +278,14 @@ class Brief:
         ):
             return None
         t = instants.pop()
+        # the video's last instant ("near the end" is at its end) is after the last frame read: a text on
+        # then reads to the frame before it (test22's "whats written on screen near the end", at 50 s of
+        # 50, had PICNIC BY SCOREBOARD read until 49 s, and no mark)
+        last = self.facts is not None and self.facts.duration_s is not None and t >= self.facts.duration_s - 0.5
+        since = t - 1.0 if last else t
         on: dict[tuple[str, int], BriefItem] = {}
         for i in self.items:
-            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.overlaps(t, t):
+            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.overlaps(since, t):
                 on.setdefault((i.video_id, i.item_id), i)
         return next(iter(on.values())) if len(on) == 1 else None
 
