@@ -26,6 +26,7 @@ from queries.absent import video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.errors import QueryError
 from queries.question_words import (
+    CAPITALISED,
     asked_value,
     asks_content,
     asks_count,
@@ -171,9 +172,6 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
 
 #: A question for a name ("what's the name of the instructor?"); for a person, `_WHO`.
 _NAME = re.compile(r"\bnames?\b", re.I)
-#: A word written with a capital after a line's first word: speech recognition writes names so
-#: ("Gemma is the quizmaster", "a minute of silence for Captain Moore").
-_CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z]+")
 
 
 def _may_answer(question: str, top: BriefItem) -> bool:
@@ -189,7 +187,7 @@ def _may_answer(question: str, top: BriefItem) -> bool:
     if not (_WHO.search(question) or _NAME.search(question)):
         return True
     own = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
-    return any(w.lower() not in own for w in _CAPITALISED.findall(top.row_text))
+    return any(w.lower() not in own for w in CAPITALISED.findall(top.row_text))
 
 
 #: "What ...", "which ...", "the exact words of ...": a question for the words of a text (not why or how).

@@ -70,6 +70,7 @@ from queries.brief_order import order_items
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import (
+    CAPITALISED,
     FRAME_WORDS,
     STOPWORDS,
     asks_content,
@@ -90,7 +91,7 @@ from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
-from queries.time_phrases import TimeWindow, number_words_to_digits, time_windows
+from queries.time_phrases import TimeWindow, at_video_end, number_words_to_digits, time_windows
 from queries.videos import video_paths
 
 __all__ = [
@@ -107,8 +108,6 @@ __all__ = [
     "span_text",
 ]
 
-#: A name the question gives: a capitalised word after its first ("... a lost child called Martin?").
-_NAMED = re.compile(r"(?<=\S\s)(?-i:[A-Z][a-z]+)\b")
 #: The least relevance (`_relevance`) for the top hit to be marked as the best match: a third of the
 #: question's content words, or a related meaning (cosine ~0.35). On the question set's 410 questions
 #: the mark then points at no line for 35 of 36 questions the video cannot answer (was 36 wrong marks)
@@ -217,7 +216,7 @@ class Brief:
         hits = [i for i in self.items if i.kind == "hit" and i.source in wanted
                 and not (restates and _words(i.row_text) <= asked)]
         top = next(iter(hits), None)
-        if self.archive and (named := _NAMED.findall(self.asked)):
+        if self.archive and (named := CAPITALISED.findall(self.asked.strip())):
             # of the archive, a hit with the name the question gives: "which video has a lost child called
             # Martin?" marked another video's LOST CHILD SIMON (test22), ranked above the sentence naming Martin
             top = next((i for i in hits if any(re.search(rf"\b{re.escape(n)}\b", i.row_text, re.I) for n in named)),
@@ -289,8 +288,7 @@ class Brief:
         # the video's last instant ("near the end" is at its end) is after the last frame read: a text on
         # then reads to the frame before it (test22's "whats written on screen near the end", at 50 s of
         # 50, had PICNIC BY SCOREBOARD read until 49 s, and no mark)
-        last = self.facts is not None and self.facts.duration_s is not None and t >= self.facts.duration_s - 0.5
-        since = t - 1.0 if last else t
+        since = t - 1.0 if self.facts is not None and at_video_end(t, self.facts.duration_s) else t
         on: dict[tuple[str, int], BriefItem] = {}
         for i in self.items:
             if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.overlaps(since, t):

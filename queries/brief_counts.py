@@ -18,7 +18,7 @@ from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, 
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
 from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
-from queries.time_phrases import TimeWindow
+from queries.time_phrases import TimeWindow, at_video_end
 
 __all__ = [
     "TURN_PAUSE_S",
@@ -214,10 +214,6 @@ def nth_text(question: str) -> str | None:
     return _NTH[m.group(1).lower()] if m and asked_place(question) is not None else None
 
 
-def _at_the_end(w: TimeWindow, duration_s: float | None) -> bool:
-    return duration_s is not None and w.end_s >= duration_s - 0.5
-
-
 def nth_text_items(
     memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = ()
 ) -> list[BriefItem]:
@@ -244,7 +240,7 @@ def nth_text_items(
     placed = [(t, a, b) for t, a, b in facts.texts
               if (want is None or place_of(t)[0] == want) and (line is None or line_fits(line, place_of(t)[1]))]
     texts = [(t, a, b) for t, a, b in placed if not windows or any(w.overlaps(a, b) for w in windows)]
-    if not texts and windows and all(_at_the_end(w, facts.duration_s) if which == "last" else w.start_s <= 0
+    if not texts and windows and all(at_video_end(w.end_s, facts.duration_s) if which == "last" else w.start_s <= 0
                                      for w in windows):
         # "near the end, what was the last caption along the bottom?": none is on in the end's stretch, and
         # the last one before it is the one asked (test21's DRAWN BY SUSAN, 128-144 s of 160, was not marked)

@@ -7,9 +7,9 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Collection, Sequence
 
-__all__ = ["AUXILIARIES", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value",
-           "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
-           "mentioned_words", "mentions_either",
+__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS",
+           "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
+           "forms_pattern", "mentioned_words", "mentions_either",
            "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
@@ -363,6 +363,10 @@ def counted_value(question: str) -> str | None:
     return None
 
 
+#: A word written with a capital after a text's first word: a name, as speech recognition writes names
+#: ("Gemma is the quizmaster", "a minute of silence for Captain Moore") and users give them ("a lost child
+#: called Martin").
+CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z]+")
 #: The verb that narrows a count to what its lines say, and its clause ("how many announcements mention
 #: some kind of show", "... talk about paying or money (dollars, cash)", "... are about lost property",
 #: "... say that something is free", "... name a specific person"); brackets stay in the clause, they list

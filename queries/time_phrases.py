@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["EVENTS", "TimeWindow", "number_words_to_digits", "parse_seconds", "time_windows"]
+__all__ = ["EVENTS", "TimeWindow", "at_video_end", "number_words_to_digits", "parse_seconds", "time_windows"]
 
 #: Events a phrase may be anchored on, and the words that name them.
 EVENTS = ("text_appear", "text_change", "text_disappear", "speech_start", "speech_end")
@@ -44,6 +44,16 @@ class TimeWindow:
 
     def overlaps(self, start_s: float, end_s: float) -> bool:
         return start_s <= self.end_s and end_s >= self.start_s
+
+
+def at_video_end(t_s: float, duration_s: float | None) -> bool:
+    """Whether `t_s` is the video's end, within half a second ("near the end" resolves to it, and a
+    video's last frame is read a little before it).
+
+    >>> at_video_end(49.7, 50.0), at_video_end(49.0, 50.0), at_video_end(50.0, None)
+    (True, False, False)
+    """
+    return duration_s is not None and t_s >= duration_s - 0.5
 
 
 # ------------------------------------------------------------------------------ numbers
