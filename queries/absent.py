@@ -151,7 +151,8 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     if anchored := [w for w in words if w.lower() in anchors and _DOER.fullmatch(w.lower())]:
         rooted = set(_missing_doers(memory, video_id, anchored)[0])  # those whose root the video says
         words = tuple(w for w in words if w not in rooted)
-        alike = alike if words else ()
+        if alike:  # the look-alikes of the doers left, not of those dropped
+            alike = _missing_doers(memory, video_id, words)[1] if words else ()
     return Absent(quoted, words, alike)
 
 
@@ -331,7 +332,7 @@ def _degree_forms(word: str) -> str:
     base = _degree(word.lower())
     if not word.lower().endswith("est") or base == word.lower() or len(base) < 4:
         return forms_pattern(word)
-    return "|".join((forms_pattern(word), forms_pattern(base), forms_pattern(base.removesuffix("e") + "e")))
+    return "|".join(forms_pattern(w) for w in dict.fromkeys((word, base, base.removesuffix("e") + "e")))
 
 
 def _common_prefix(a: str, b: str) -> str:

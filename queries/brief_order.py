@@ -273,7 +273,15 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
 def _says_relation(text: str, relation: str, phrase: str) -> bool:
     """Whether the anchor's line itself says the relation and its phrase ("... will sing in the chapel
     after lunch"): the question quotes what the line says ("why head to the chapel after lunch?"), it
-    asks for no line after another (test22's was marked the line after the choir's)."""
+    asks for no line after another (test22's was marked the line after the choir's).
+
+    >>> _says_relation("The choir will sing in the chapel after lunch.", "after", "lunch")
+    True
+    >>> _says_relation("Lunch is served in the hall.", "after", "lunch")
+    False
+    >>> _says_relation("They sing after lunch.", "while", "lunch")  # no order word: "while X" relates by time
+    False
+    """
     word = relation.partition(":")[0]
     if word not in ("after", "before"):
         return False
