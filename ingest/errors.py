@@ -17,3 +17,9 @@ class SettingsError(IngestError, UsageError):
 
 class RoleUnavailable(IngestError):
     """A model role has no weights or endpoint; the role is skipped, the video still lands."""
+
+
+def first_line(exc: BaseException) -> str:
+    """An exception's first line (library errors carry tracebacks and hints below it), else its type."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

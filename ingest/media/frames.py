@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ingest.errors import BadVideoError
+from ingest.errors import BadVideoError, first_line
 from ingest.media.probe import VideoInfo
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ def gpu_reader(path: str, device: str) -> object | None:
         return decord.VideoReader(path, ctx=decord.gpu(gpu))
     except Exception as exc:  # a CPU-only decord build raises DECORDError here
         if device.startswith("cuda"):
-            log.warning("decord cannot decode on GPU %d (%s); decoding on the CPU", gpu, _first_line(exc))
+            log.warning("decord cannot decode on GPU %d (%s); decoding on the CPU", gpu, first_line(exc))
     return None
 
 
@@ -148,7 +148,7 @@ def _cpu_batches(info: VideoInfo, plan: Mapping[int, frozenset[str]], batch_size
     try:
         container = av.open(str(info.path))
     except av.error.FFmpegError as exc:
-        raise BadVideoError(f"{info.path}: cannot decode video ({_first_line(exc)})") from exc
+        raise BadVideoError(f"{info.path}: cannot decode video ({first_line(exc)})") from exc
     with container:
         if not container.streams.video:
             raise BadVideoError(f"{info.path}: no video stream the decoder can read")
@@ -172,7 +172,7 @@ def _cpu_batches(info: VideoInfo, plan: Mapping[int, frozenset[str]], batch_size
                     break
         except av.error.FFmpegError as exc:
             raise BadVideoError(
-                f"{info.path}: truncated or corrupt video: decoding failed near t={t_s:.1f}s ({_first_line(exc)})"
+                f"{info.path}: truncated or corrupt video: decoding failed near t={t_s:.1f}s ({first_line(exc)})"
             ) from exc
         if batch:
             yield FrameBatch(tuple(batch))
@@ -209,7 +209,7 @@ def _gpu_batches(
             images = reader.get_batch(chunk).asnumpy()
         except Exception as exc:
             raise BadVideoError(
-                f"{info.path}: decoding failed near t={chunk[0] / info.fps:.1f}s ({_first_line(exc)})"
+                f"{info.path}: decoding failed near t={chunk[0] / info.fps:.1f}s ({first_line(exc)})"
             ) from exc
         if timestamps is None:
             timestamps = _frame_times(reader, info)
@@ -230,8 +230,3 @@ def _frame_times(reader: Any, info: VideoInfo) -> np.ndarray:
         return np.round(stamps[:, 0].astype(np.float64), 3)
     except Exception:
         return np.arange(len(reader)) / info.fps
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__

@@ -27,7 +27,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from ingest.errors import RoleUnavailable
+from ingest.errors import RoleUnavailable, first_line
 from ingest.models.availability import Availability
 from ingest.models.devices import torch_device
 from ingest.models.weights import Weights, hf_cache_dir, looks_like_path, package_dir
@@ -376,7 +376,7 @@ def _load_clip(weights: ClipWeights, device: str) -> ClipModel:
         )
     except Exception as exc:  # RuntimeError for a failed download; AssertionError/RuntimeError for another arch
         raise RoleUnavailable(
-            f"cannot load open_clip {weights.label} from {weights.location}: {_first_line(exc)}"
+            f"cannot load open_clip {weights.label} from {weights.location}: {first_line(exc)}"
         ) from exc
     model.eval()
     return ClipModel(weights.label, model, preprocess, open_clip.get_tokenizer(weights.arch), device)
@@ -406,8 +406,3 @@ class ClipTextEncoder:
         if self._clip is None:
             self._clip = load_clip(self.settings, self.device)
         return self._clip.encode_texts(texts)
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__

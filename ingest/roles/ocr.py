@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from ingest.errors import RoleUnavailable
+from ingest.errors import RoleUnavailable, first_line
 from ingest.media.frames import Frame, FrameBatch
 from ingest.models.boxes import Box, box_iou
 from ingest.models.weights import package_dir
@@ -50,7 +50,6 @@ log = logging.getLogger(__name__)
 
 #: A span survives this many samples in which its line was not read.
 MAX_MISSED_SAMPLES = 1
-
 
 
 @dataclass(frozen=True)
@@ -453,7 +452,7 @@ class TextReader(Extractor):
             try:
                 self._reader = cls(engine, self.settings.ocr, self.settings.device)
             except Exception as exc:  # onnxruntime and paddlex raise their own types for a bad model file
-                raise RoleUnavailable(f"cannot load the {engine.name} OCR models: {_first_line(exc)}") from exc
+                raise RoleUnavailable(f"cannot load the {engine.name} OCR models: {first_line(exc)}") from exc
         return self._reader
 
     def begin(self, ctx: VideoContext) -> None:
@@ -512,8 +511,3 @@ class TextReader(Extractor):
         vid = ctx.info.video_id
         ctx.tables["ocr"] = rows_table("ocr", self._rows, vid)
         ctx.tables["ocr_spans"] = rows_table("ocr_spans", span_rows, vid)
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
