@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ingest.errors import RoleUnavailable
+from ingest.errors import RoleUnavailable, first_line
 from ingest.models.whisper_weights import resolve_whisper
 from ingest.roles.extractor import Availability, Extractor, VideoContext
 from memory import rows_table
@@ -43,9 +43,18 @@ class SpeechRecognizer(Extractor):
 
             weights = resolve_whisper(self.settings.asr.model)
             device = _device(self.settings.device)
-            compute = self.settings.asr.compute_type if device == "cpu" else "float16"
-            log.info("ASR: loading %s (%s) on %s/%s", weights.location, weights.source, device, compute)
-            self._model = WhisperModel(weights.location, device=device, compute_type=compute)
+            if device != "cpu":
+                log.info("ASR: loading %s (%s) on %s/float16", weights.location, weights.source, device)
+                try:
+                    model = WhisperModel(weights.location, device=device, compute_type="float16")
+                    _first_encode(model)
+                    self._model = model
+                    return model
+                except RuntimeError as exc:  # CTranslate2's CUDA libraries; the CPU still works
+                    log.warning(GPU_FALLBACK, first_line(exc), _ct2_version())
+            compute = self.settings.asr.compute_type
+            log.info("ASR: loading %s (%s) on cpu/%s", weights.location, weights.source, compute)
+            self._model = WhisperModel(weights.location, device="cpu", compute_type=compute)
         return self._model
 
     def end(self, ctx: VideoContext) -> None:
@@ -132,6 +141,29 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
         runs = [[moved, *runs[1]], *runs[2:]]
     split = [("".join(w.word for w in run).strip(), run) for run in runs]
     return [(text, run) for text, run in split if text]
+
+
+# CTranslate2 loads cuBLAS and cuDNN at a model's first encode, not at load: its CUDA 12 build on a
+# machine with only CUDA 13's libraries (what the pinned torch brings) fails there, mid-video.
+GPU_FALLBACK = (
+    "ASR: CTranslate2 cannot run Whisper on the GPU (%s); running it on the CPU. CTranslate2 %s is built "
+    "for CUDA 12: pip install nvidia-cublas-cu12 'nvidia-cudnn-cu12==9.*' and put their lib folders on "
+    "LD_LIBRARY_PATH to run it on the GPU"
+)
+
+
+def _first_encode(model: Any) -> None:
+    """Encode one second of silence, so that a GPU that cannot run the model says so at load."""
+    import numpy as np
+    from faster_whisper.audio import pad_or_trim
+
+    model.encode(pad_or_trim(model.feature_extractor(np.zeros(16000, dtype=np.float32))))
+
+
+def _ct2_version() -> str:
+    import ctranslate2
+
+    return str(ctranslate2.__version__)
 
 
 def _device(setting: str) -> str:
