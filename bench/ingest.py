@@ -53,9 +53,11 @@ def _cpu_s() -> float:
 
 
 def _settings(device: str, tracking: dict[str, Any] | None = None) -> Any:
-    from ingest import IngestSettings
+    """The defaults, with the VIDMEM_ROLE_FIELD variables that `vidmem ingest` reads (a weights path where
+    the default downloads, say), on `device`."""
+    from vidmem.config import settings_from
 
-    settings = IngestSettings(device=device)
+    settings = dataclasses.replace(settings_from(None), device=device)
     if tracking:
         settings = dataclasses.replace(settings, tracking=dataclasses.replace(settings.tracking, **tracking))
     return settings
