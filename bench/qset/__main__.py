@@ -26,7 +26,8 @@ likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its quest
 split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VIDEOS), its questions
 (heldout20.jsonl, split 'test20') likewise; `heldout21`: the twenty-first, videos only (HELDOUT21_VIDEOS), its
 questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-second, videos only
-(HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise."""
+(HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise; `heldout23`: the twenty-third,
+videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise."""
 
 import argparse
 import sys
@@ -57,6 +58,7 @@ from bench.qset.spec import (
     HELDOUT20_VIDEOS,
     HELDOUT21_VIDEOS,
     HELDOUT22_VIDEOS,
+    HELDOUT23_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -111,6 +113,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout20": (None, None, HELDOUT20_VIDEOS),
     "heldout21": (None, None, HELDOUT21_VIDEOS),
     "heldout22": (None, None, HELDOUT22_VIDEOS),
+    "heldout23": (None, None, HELDOUT23_VIDEOS),
 }
 
 
