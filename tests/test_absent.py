@@ -224,6 +224,28 @@ def test_a_missing_doer_noun_beside_its_root_word_is_absent(known: Any) -> None:
     assert absent_from_video(known, "vA", "How early does the red train leave the station daily?") == Absent()
 
 
+def test_a_doer_noun_in_a_time_clause_names_the_line_to_look_at(known: Any) -> None:
+    """test22's "while the voice is talking about the drummer, what text is on screen?" ('play the drums'
+    said) was answered that nothing mentions 'drummer': in a clause that places the question in time, a
+    doer whose root the video says points at that line. Asked about, the doer stays missing."""
+    question = "While the voice talks about the stationmaster, what text is on screen?"
+    assert absent_from_video(known, "vA", question) == Absent()
+    assert absent_from_video(known, "vA", "Who is the stationmaster for the red train?").words == ("stationmaster",)
+
+
+def test_a_value_said_beside_a_sign_about_the_subject_is_not_the_subjects(minilm: Any, tmp_path: Path) -> None:
+    """test22's "how much is a ticket at the ticket office?" got a price: a sign about the ticket office, on
+    for 15 s, took in the next announcement (what it said is free) as a row about the subject. Rows near a
+    row about the subject are of its own kind: speech near speech, on-screen text near on-screen text."""
+    from tests.test_brief import _va_spans
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # on over "Tomorrow it will rain ..." (12-14 s)
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 16.0, "text": "TICKET OFFICE"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "Which day is the ticket office open?", CATS).unstated == "day"
+
+
 def test_a_misspelt_frame_word_is_read_as_that_word(known: Any) -> None:
     """test18's "how many separate announcments does the voice make?" narrowed the count to lines saying
     'announcments' (none): the brief reads the question respelled, and 'announcments' is no subject."""

@@ -535,6 +535,17 @@ def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, 
     assert brief.best_match.source == "ocr_spans" and brief.best_match.row_keys and brief.best_match.place == place
 
 
+def test_at_the_videos_end_a_text_read_until_the_frame_before_is_on(minilm: Any, tmp_path: Path) -> None:
+    """test22's "whats written on screen near the end" marked nothing: 'near the end' is the video's last
+    instant, after the last frame read, and the text read until the frame before it was not on then."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # vA is 20 s long
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 17.0, "end_s": 19.0, "text": "GOODBYE FROM PLATFORM 9"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        best = evidence_brief(mem, "whats written on screen near the end", video_id="vA").best_match
+    assert best is not None and best.row_text == "GOODBYE FROM PLATFORM 9", best
+
+
 @pytest.mark.parametrize(("question", "marked"), [
     # test13's "what's the latest second line shown under a top heading?" was answered with the first line
     ("What's the latest second line shown under a top heading?", "PLATFORM 10"),
