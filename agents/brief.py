@@ -483,8 +483,14 @@ def _denied_mark(brief: Brief, top: BriefItem, answer: str) -> str | None:
     names where it is and when ("what's written at the top of the frame at 1:40?") holds it through
     the one text the code found there then (`Brief.at_asked_place`): answered "The video does not show
     it." beside FLAGPOLE marked there (such marks held the answer in 76 of 76 open questions of dev and
-    test11-13, and none was asked of a text the video lacks)."""
-    placed = top.source == "ocr_spans" and _asks_wording(brief) and brief.at_asked_place() is top
+    test11-13, and none was asked of a text the video lacks). So does one that names an instant alone,
+    through the one text on then (`Brief.on_at_asked_instant`): test23's "what's written on screen 40
+    seconds into ...?" was answered that the video does not show it beside the misread 'DOK SWAP IN
+    GARDEN SHE' marked there. Over dev and test9-23 such marks held the answer in 70 of 70 open
+    questions (that misreading counted; 43 of them name no place), none asked of a text the video lacks."""
+    placed = top.source == "ocr_spans" and _asks_wording(brief) and top in (
+        brief.at_asked_place(), brief.on_at_asked_instant()
+    )
     if not (placed or _holds_asked(brief, top) or _anchor_holds_asked(brief, top) or _archive_holds_asked(brief, top)):
         return None
     own = set(content_words(brief.asked))

@@ -839,18 +839,21 @@ def test_a_question_for_what_a_text_reads_is_answered_with_its_words(known: Any,
 def test_a_denial_of_the_one_text_at_the_asked_place_and_time_is_read_again(known: Any, minilm: Any) -> None:
     """test13's "what's written at the top of the frame at 1:40?" was answered "The video does not show
     it." beside FLAGPOLE, the one text the code found at the top then: such a mark is read again, and a
-    second denial is replaced by the text as shown. A denial of a question naming no place stands."""
-    asked = "What's written at the top of the frame 6 seconds in?"
-    brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
-    assert brief is not None and brief.best_match is not None and brief.best_match.row_text == "PLATFORM 9 EXIT"
-    assert brief.at_asked_place() is brief.best_match
-    assert passed_over_mark(brief, "The video does not show it.", max_tokens=600) is not None
-    llm = ScriptedChat([], routes={READER: ["Answer: The video does not show it."],
-                                   MARKER: ["Answer: Nothing is written there."]})
-    answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
-    assert llm.kinds == [READER, MARKER] and answer.text.startswith('"PLATFORM 9 EXIT" is shown at 4-9 s')
+    second denial is replaced by the text as shown. So is a denial of the one text on at the one instant a
+    question names with no place (test23's "what's written on screen 40 seconds into ...?"). A denial of
+    a question naming neither stands."""
+    for asked in ("What's written at the top of the frame 6 seconds in?", "What's written on screen 6 seconds in?"):
+        brief = build_brief(asked, _ctx(known, ScriptedChat([]), minilm))
+        assert brief is not None and brief.best_match is not None and brief.best_match.row_text == "PLATFORM 9 EXIT"
+        assert brief.best_match in (brief.at_asked_place(), brief.on_at_asked_instant())
+        assert passed_over_mark(brief, "The video does not show it.", max_tokens=600) is not None
+        llm = ScriptedChat([], routes={READER: ["Answer: The video does not show it."],
+                                       MARKER: ["Answer: Nothing is written there."]})
+        answer = ask(asked, _ctx(known, llm, minilm), tools=[when_tool(), finish_tool()])
+        assert llm.kinds == [READER, MARKER] and answer.text.startswith('"PLATFORM 9 EXIT" is shown at 4-9 s')
     unplaced = build_brief("What is written on screen about the harbour?", _ctx(known, ScriptedChat([]), minilm))
-    assert unplaced is not None and unplaced.at_asked_place() is None
+    assert unplaced is not None and unplaced.at_asked_place() is None and unplaced.on_at_asked_instant() is None
+    assert unplaced.best_match is None or passed_over_mark(unplaced, "The video does not show it.", max_tokens=600) is None
 
 
 def test_a_yes_no_question_naming_a_number_is_judged_on_the_line_that_gives_one() -> None:
