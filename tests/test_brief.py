@@ -317,6 +317,19 @@ def test_order_questions_find_the_anchor_and_its_neighbour(known: Any, minilm: A
 
 
 @pytest.mark.parametrize("question", [
+    "What is said before nine o'clock?",  # PLATFORM 9 EXIT is no line to look before
+    "Why is it good to take the red train before nine?",
+    "Just after two minutes in, what does the sign say?",
+])  # fmt: skip
+def test_a_time_of_day_or_of_the_video_is_no_line_to_follow(known: Any, question: str) -> None:
+    """test23's "why should parents take kids to the carousel ... before nine?" marked the sign shown
+    before the line that says 9: an hour after 'before' or 'after', in words or digits, is a time."""
+    assert not any(i.kind == "order" for i in evidence_brief(known, question, video_id="vA").items)
+    assert any(i.kind == "order" for i in evidence_brief(
+        known, "What is said right after the one about the red train?", video_id="vA").items)
+
+
+@pytest.mark.parametrize("question", [
     "How long after the red train does the speaker ask to count the people?",
     "how soon after the red train leaves is the rain in the mountains mentioned",
 ])  # fmt: skip
