@@ -31,6 +31,7 @@ from queries.question_words import (
     asks_content,
     asks_count,
     asks_moment,
+    names_what,
     stems,
     subject_words,
     without_file_name,
@@ -197,12 +198,14 @@ _WHAT = re.compile(r"\b(?:what|which|words|wording)\b", re.I)
 def _asks_wording(brief: Brief) -> bool:
     """Whether the question asks what an on-screen text of one video reads: it names on-screen text
     ("the caption", "written", "the sign") or a place on the frame, where text is ("what's in the box at
-    the top of the frame around 0:25?": test20's was denied beside the text marked), asks what or which,
-    and no count, time, reason or way."""
+    the top of the frame around 0:25?": test20's was denied beside the text marked), asks what or which
+    or only names what it wants (`names_what`: "text in the top box at 1:50?"), and no count, time,
+    reason or way. Over dev and test9-23, 12 open questions only name an on-screen text; 11 get a mark, each
+    the text asked for (/tmp/h23/frag.py)."""
     q = brief.asked
-    return (("ocr_spans" in named_sources(q) or asked_place(q) is not None) and bool(_WHAT.search(q))
-            and asks_content(q) and not asks_count(q) and not re.search(r"\b(?:why|how)\b", q, re.I)
-            and not brief.archive)
+    return (("ocr_spans" in named_sources(q) or asked_place(q) is not None)
+            and ((bool(_WHAT.search(q)) and asks_content(q)) or names_what(q))
+            and not asks_count(q) and not re.search(r"\b(?:why|how)\b", q, re.I) and not brief.archive)
 
 
 def _quotes(answer: str, text: str) -> bool:
@@ -318,7 +321,7 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         # answered "at 52 seconds", when the next line is said), whatever words it repeats; an answer with
         # no time of the video ("brings up meeting Laura at 6 o'clock", the hour the line says) has none
         return None if any(_on_at(top, t) for t in times) else marked_line(brief, top)
-    if asks_content(brief.asked) and not asks_count(brief.asked) and not brief.archive:
+    if (asks_content(brief.asked) or _asks_wording(brief)) and not asks_count(brief.asked) and not brief.archive:
         # a thing asked for: the answer must hold a word of the marked line beyond the question's own.
         # "While 'MARKET DAY' is showing, what is announced?" was answered "'MARKET DAY' is announced at
         # 3.6 s", the marked line's time with none of its words

@@ -79,6 +79,7 @@ from queries.question_words import (
     counted_value,
     mentioned_words,
     mentions_either,
+    names_what,
     object_categories,
     respelled,
     stems,
@@ -277,11 +278,12 @@ class Brief:
     def on_at_asked_instant(self) -> BriefItem | None:
         """The one on-screen text on at the one instant a question for what a text reads names, where on
         the frame or not ("what does the sign say at 0:30?": the search's top hits were about signing
-        books, at 104 s, and the model read one out beside GHOST TRAIN QUEUE, on at 30 s; test16). None
+        books, at 104 s, and the model read one out beside GHOST TRAIN QUEUE, on at 30 s; test16), or
+        that a question naming only the text asks for ("Text on screen at 1:10?", `names_what`). None
         when no text or several are on then, and for questions about speech or a count."""
         instants = {w.at_s for w in self.windows if w.at_s is not None}
         if self.archive or len(instants) != 1 or named_sources(self.asked) != {"ocr_spans"} or (
-            not asks_content(self.asked) or asks_count(self.asked)
+            not (asks_content(self.asked) or names_what(self.asked)) or asks_count(self.asked)
         ):
             return None
         t = instants.pop()

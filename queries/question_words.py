@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 
 __all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS",
            "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
-           "forms_pattern", "mentioned_words", "mentions_either",
+           "forms_pattern", "mentioned_words", "mentions_either", "names_what",
            "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
@@ -268,6 +268,25 @@ def asks_content(question: str) -> bool:
     True
     """
     return bool(_ASKS_CONTENT.search(question)) and not asks_moment(question)
+
+
+#: What makes a question more than the name of what it wants: a question word, a request, a verb that
+#: asks yes or no.
+_ASKING = re.compile(
+    r"\b(?:what|whats|which|where|who|whom|whose|why|how|when|tell|give|gimme|show|list|name|quote|count|read|"
+    r"is|are|was|were|does|do|did|can|could|will|would|should|has|have|had)\b",
+    re.I,
+)
+
+
+def names_what(question: str) -> bool:
+    """Whether `question` only names what it wants ("text in the top box at 1:50?", "final bottom caption
+    in forum_tidings?"): no question word, request or yes/no verb. Such a question asks its content.
+
+    >>> names_what("dovecote_gazette - text in the top box at 1:50?"), names_what("Is the top text GATE 5?")
+    (True, False)
+    """
+    return not _ASKING.search(question) and not yes_no_question(question) and not asks_count(question)
 
 
 def asks_count(question: str) -> bool:

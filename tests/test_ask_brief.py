@@ -824,6 +824,13 @@ def test_a_question_for_what_a_text_reads_is_answered_with_its_words(known: Any,
     assert quote is not None and written_answer(quote, max_tokens=600) is not None  # test13: an order, no 'what'
     said = build_brief("What does the speaker say about the platform?", _ctx(known, ScriptedChat([]), minilm))
     assert said is not None and written_answer(said, max_tokens=600) is None  # speech asked: no quote needed
+    # test23's "dovecote_gazette - text in the top box at 1:50?" names only what it wants, and was answered
+    # with the sentence said then, which shares 'bonfire' and '8' with the marked BONFIRE AT 8
+    for named in ("Text on screen at 6 s?", "vA - text in the top box at 0:06?"):
+        brief = build_brief(named, _ctx(known, ScriptedChat([]), minilm))
+        assert brief is not None and brief.best_match is not None and brief.best_match.row_text == "PLATFORM 9 EXIT"
+        assert passed_over_mark(brief, "Platform 9 is the exit.", max_tokens=600) is not None
+        assert written_answer(brief, max_tokens=600) == '"PLATFORM 9 EXIT" is shown at 4-9 s (top).'
     # test20: "what's in the box at the top of the frame around 0:25?" was denied beside the text marked: a
     # place on the frame is where text is, though 'box' is no word for text
     boxed = build_brief("What's in the box at the top of the frame 6 seconds in?",
@@ -853,7 +860,8 @@ def test_a_denial_of_the_one_text_at_the_asked_place_and_time_is_read_again(know
         assert llm.kinds == [READER, MARKER] and answer.text.startswith('"PLATFORM 9 EXIT" is shown at 4-9 s')
     unplaced = build_brief("What is written on screen about the harbour?", _ctx(known, ScriptedChat([]), minilm))
     assert unplaced is not None and unplaced.at_asked_place() is None and unplaced.on_at_asked_instant() is None
-    assert unplaced.best_match is None or passed_over_mark(unplaced, "The video does not show it.", max_tokens=600) is None
+    denied = "The video does not show it."
+    assert unplaced.best_match is None or passed_over_mark(unplaced, denied, max_tokens=600) is None
 
 
 def test_a_yes_no_question_naming_a_number_is_judged_on_the_line_that_gives_one() -> None:
