@@ -156,11 +156,12 @@ _TEXT_NOUN = r"(?:texts?|signs?|captions?|overlays?|headings?|banners?|titles?|h
 #: "What's the last new text to show up?", "the final caption to appear", "what text shows up first":
 #: an ordinal of the on-screen texts themselves (not "the last minute", nor "when does 'X' first appear").
 #: "the final bottom caption", "the latest second line": the place or line said between ordinal and noun
-#: ('line' alone may be spoken: "the last line the speaker says")
+#: ('line' alone may be spoken: "the last line the speaker says"; "the final line of text" is written)
 _PLACED = r"top|bottom|upper|lower|middle|cent(?:re|er)"
 _NTH_TEXT = (
     re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:(?:new|different|distinct|on-?screen|written|"
-               rf"piece\s+of|bit\s+of|{_PLACED})\s+)*(?:{_TEXT_NOUN}|(?:second|2nd|third|3rd|{_PLACED})[\s-]+lines?)\b",
+               rf"piece\s+of|bit\s+of|{_PLACED})\s+)*(?:{_TEXT_NOUN}|lines?\s+of\s+(?:on-?screen\s+)?text|"
+               rf"(?:second|2nd|third|3rd|{_PLACED})[\s-]+lines?)\b",
                re.I),
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
@@ -197,6 +198,8 @@ def nth_text(question: str) -> str | None:
     >>> nth_text("final bottom caption?"), nth_text("the latest second line under a heading"), nth_text("the last line")
     ('last', 'last', None)
     >>> nth_text("what was the latest line to appear underneath a top text?")  # a line placed on the frame
+    'last'
+    >>> nth_text("what was the final line of text shown underneath the top box?")  # test23: a line of text
     'last'
     >>> nth_text("when does the QUIZ FINAL text first pop up?"), nth_text("when does 'the final text' show?")
     (None, None)
