@@ -123,6 +123,9 @@ _OTHER_NEAR_SQL = (
     "AND start_s < ? AND end_s > ? ORDER BY start_s"
 )
 _LATER_SQL = "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 12"
+_EARLIER_SQL = (
+    "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s < ? ORDER BY start_s DESC LIMIT 12"
+)
 _NEIGHBOUR_SQL = {
     "after": "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s > ? ORDER BY start_s LIMIT 1",
     "before": (
@@ -163,6 +166,10 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
                 relation, kinds = f"{relation}:other", sorted(named)
             elif relation == "after" and _TAKES_OVER.search(question):
                 relation = "replaced"
+            elif relation == "before" and _TAKES_OVER.search(question):
+                # "which text was at the top just before CAROUSEL took over?": the one it took the place of,
+                # not the second line that came up later under that one (test23)
+                relation = "displaced"
             relations.append((relation, phrase, kinds))
     opening = _WHEN_THEN_ASKS.match(question)
     starts = [  # "When does 'EXIT' first appear?" asks for a time: no relation (as for _DURING)
@@ -195,10 +202,10 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
             continue
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
-        word = {"replaced": "in place of"}.get(relation, relation.partition(":")[0])
+        word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
-        if relation == "replaced":
-            rows = _in_its_place(memory, anchor, rows)
+        if relation in ("replaced", "displaced"):
+            rows = _in_its_place(memory, anchor, rows, before=relation == "displaced")
         if relation == "while" and not rows:
             # nothing of the other kind overlaps X for half its time: the one that overlaps it most, said
             # partly while X was on ("said while the MAZE line was on screen": the leash line ended
@@ -241,20 +248,23 @@ def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     ]
 
 
-def _in_its_place(memory: Memory, anchor: TextHit, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _in_its_place(
+    memory: Memory, anchor: TextHit, rows: list[dict[str, Any]], before: bool = False
+) -> list[dict[str, Any]]:
     """Of the texts after `anchor` (in time order), the first at its place and line on the frame (what
     replaces CAKE SALE at the top is not the line that comes up under it); the first of all when none
     is, or when the anchor is speech. A text alone at its place is its first line (`line_fits`): SOUTH
     CAR PARK alone at the top took the place of ORCHARD, the first of two top lines, not the second
-    line LEASHES ON that came up under ORCHARD."""
+    line LEASHES ON that came up under ORCHARD. With `before`, of the texts before it (latest first), the
+    one it took the place of, gone from its place and line by the time it came up."""
     if anchor.source != "ocr_spans" or not rows:
         return rows[:1]
     places = video_span_places(memory, anchor.video_id)
     where = places.get(anchor.item_id)
     if where is None:
         return rows[:1]
-    same = [r for r in rows if r["source"] == "ocr_spans" and r["start_s"] >= anchor.end_s - AT_START_S
-            and _same_place(places.get(int(r["item_id"])), where)]
+    same = [r for r in rows if r["source"] == "ocr_spans" and _same_place(places.get(int(r["item_id"])), where)
+            and (r["end_s"] <= anchor.start_s + AT_START_S if before else r["start_s"] >= anchor.end_s - AT_START_S)]
     return same[:1] or rows[:1]
 
 
@@ -277,6 +287,8 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
         return _OTHER_NEAR_SQL, [vid, src, anchor.start_s, anchor.start_s - OTHER_NEAR_S]
     if relation == "replaced":  # the texts after it, for `_in_its_place`
         return _LATER_SQL, [vid, src, anchor.start_s]
+    if relation == "displaced":  # the texts before it, for `_in_its_place`
+        return _EARLIER_SQL, [vid, src, anchor.start_s]
     return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
 
 

@@ -1076,6 +1076,15 @@ def test_a_text_alone_at_the_top_takes_the_place_of_the_first_of_two_lines(repla
         assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 10", (question, best)
 
 
+def test_the_text_before_one_took_over_is_the_one_in_its_place(replaced_under_two_lines: Any) -> None:
+    """test23's "which text was at the top just before CAROUSEL BY BUS STOP took over?" was marked on the
+    second line that came up under BOOK SWAP, the text whose place CAROUSEL took: the latest text to come
+    up before it, not the one it replaced."""
+    question = "Which text was at the top just before PLATFORM 10 took over?"
+    best = evidence_brief(replaced_under_two_lines, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
+
+
 def test_the_file_name_of_the_video_names_no_kind_of_text(minilm: Any, tmp_path: Path) -> None:
     """test14's "whats the announcement just before the pie vote in plaza notices": the file name's
     'notices' made the pie vote a notice, and the speech marked was the pie vote's own line, said
