@@ -171,8 +171,13 @@ def _asks_said(memory: Memory, video_id: str, question: str) -> bool:
 #: A clause that places the question in time by what happens then ("while the voice is talking about the
 #: drummer"): a doer noun in it names the line to look at, not someone the question asks about. test22's
 #: "while ... talking about the drummer, what text is on screen?" was answered that nothing mentions
-#: 'drummer' ('drums' is said) beside "Diana will play the drums".
-_TIME_CLAUSE = re.compile(r"\b(?:while|whilst|when|during|after|before|until)\b[^,?;.]*", re.I)
+#: 'drummer' ('drums' is said) beside "Diana will play the drums". Not 'when' asking ("when does the
+#: potter open the pottery?" asks about the potter).
+_TIME_CLAUSE = re.compile(
+    r"\b(?:while|whilst|when(?!\s+(?:does|do|did|is|are|was|were|will|would|can|could|should|has|have)\b)|during|"
+    r"after|before|until)\b[^,?;.]*",
+    re.I,
+)
 #: A noun for who does something ('magician', 'photographer', 'farmer', 'keeper', 'sailor', 'florist').
 _DOER = re.compile(r"[a-z]{3,}(?:er|or|ian|ist)s?")
 

@@ -231,6 +231,8 @@ def test_a_doer_noun_in_a_time_clause_names_the_line_to_look_at(known: Any) -> N
     question = "While the voice talks about the stationmaster, what text is on screen?"
     assert absent_from_video(known, "vA", question) == Absent()
     assert absent_from_video(known, "vA", "Who is the stationmaster for the red train?").words == ("stationmaster",)
+    # 'when' that asks is no time clause: "when does the potter open the pottery?" asks about the potter
+    assert absent_from_video(known, "vA", "When does the stationmaster leave?").words == ("stationmaster",)
 
 
 def test_a_value_said_beside_a_sign_about_the_subject_is_not_the_subjects(minilm: Any, tmp_path: Path) -> None:
