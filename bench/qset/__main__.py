@@ -27,7 +27,8 @@ split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VID
 (heldout20.jsonl, split 'test20') likewise; `heldout21`: the twenty-first, videos only (HELDOUT21_VIDEOS), its
 questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-second, videos only
 (HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise; `heldout23`: the twenty-third,
-videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise."""
+videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise; `heldout24`: the
+twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise."""
 
 import argparse
 import sys
@@ -59,6 +60,7 @@ from bench.qset.spec import (
     HELDOUT21_VIDEOS,
     HELDOUT22_VIDEOS,
     HELDOUT23_VIDEOS,
+    HELDOUT24_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -114,6 +116,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout21": (None, None, HELDOUT21_VIDEOS),
     "heldout22": (None, None, HELDOUT22_VIDEOS),
     "heldout23": (None, None, HELDOUT23_VIDEOS),
+    "heldout24": (None, None, HELDOUT24_VIDEOS),
 }
 
 

@@ -562,6 +562,32 @@ KINDS: dict[str, Kind] = {
     "glass": Kind(
         "Please put glass bottles in the {color} bins by the {landmark}.", "landmark", "glass bottles"
     ),
+    # Kinds only the twenty-fourth held-out set (HELDOUT24_VIDEOS) says: a lucky dip's price and prize, a coconut
+    # shy's place and balls a dollar, a plant sale's room and end, an egg and spoon race, tractor rides and how
+    # often, a juggler's name, place and hour, where to get life jackets, marshmallows' stall and price a bag.
+    "luckydip": Kind(
+        "The lucky dip costs {price_words} dollars, and every ticket wins a {prize}.", "prize", "the lucky dip"
+    ),
+    "coconut": Kind(
+        "The coconut shy is next to the {landmark}, and you get {count_words} balls for a dollar.", "landmark",
+        "the coconut shy",
+    ),
+    "plantsale": Kind("Plants are sold in the {room} until {hour_words} o'clock.", "room", "the plant sale"),
+    "eggspoon": Kind(
+        "The egg and spoon race for children begins at {hour_words} o'clock on the {area}.", "area",
+        "the egg and spoon race",
+    ),
+    "tractor": Kind(
+        "The tractor rides go from the {spot} every {minutes_words} minutes.", "spot", "the tractor rides"
+    ),
+    "juggler": Kind(
+        "A juggler called {name} will perform by the {landmark} at {hour_words} o'clock.", "landmark", "the juggler"
+    ),
+    "lifejacket": Kind("Everyone on the boats must wear a life jacket from the {spot}.", "spot", "life jackets"),
+    "marshmallow": Kind(
+        "Marshmallows for the campfire are sold at the {stall} for {price_words} dollars a bag.", "stall",
+        "marshmallows",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -4370,3 +4396,127 @@ HELDOUT23_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT23_BY_NAME = {v.name: v for v in HELDOUT23_VIDEOS}
+
+
+# The twenty-fourth held-out set (bench/qset/heldout24.jsonl): five videos on the footage of the others (vtest
+# from 30 s), eight kinds no other set says, written apart from the code and asked once.
+HELDOUT24_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "weathervane_gazette",
+        Footage("vtest", 30.0, loops=_looped(30.0, 170.0), width=640),
+        170.0,
+        VTEST_SCENE,
+        (
+            _line("luckydip", 3.0, price=2, prize="toy car"),
+            _line("coconut", 24.0, landmark="wishing well", count=2),
+            _line("plantsale", 45.0, room="potting shed", hour=4),
+            _line("eggspoon", 66.0, hour=2, area="west lawn"),
+            _line("tractor", 87.0, spot="village hall", minutes=15),
+            _line("juggler", 108.0, name="Percy", landmark="old well", hour=5),
+            _line("lifejacket", 129.0, spot="jetty"),
+            _line("marshmallow", 150.0, stall="tuck shop", price=3),
+        ),
+        (
+            Sign("LUCKY DIP 2 DOLLARS", 0.0, 22.0),
+            Sign("WIN A TOY CAR", 4.0, 18.0, "top2"),
+            Sign("COCONUT SHY", 22.0, 44.0),
+            Sign("BY THE WISHING WELL", 25.0, 40.0, "bottom"),
+            Sign("PLANT SALE TILL 4", 44.0, 64.0),
+            Sign("EGG AND SPOON RACE", 64.0, 86.0),
+            Sign("TRACTOR RIDES", 86.0, 106.0),
+            Sign("RIDES EVERY 15 MINUTES", 89.0, 104.0, "bottom"),
+            Sign("JUGGLER AT 5", 106.0, 128.0),
+            Sign("LIFE JACKETS AT JETTY", 128.0, 150.0),
+            Sign("WEAR ONE ON BOATS", 131.0, 146.0, "top2"),
+            Sign("MARSHMALLOWS 3 DOLLARS", 150.0, 170.0),
+        ),
+        vtest_counts_looped(30.0, 170.0),
+        ("puffin", "sousaphone"),
+    ),
+    Video(
+        "thimble_herald",
+        Footage("bigbuckbunny", 3.0, loops=31, width=640, fps=25),
+        160.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("marshmallow", 3.0, stall="farm gate", price=4),
+            _line("lifejacket", 24.0, spot="boathouse"),
+            _line("juggler", 45.0, name="Rosa", landmark="stone arch", hour=3),
+            _line("tractor", 66.0, spot="lower field", minutes=20),
+            _line("eggspoon", 87.0, hour=11, area="old orchard"),
+            _line("plantsale", 108.0, room="west wing", hour=6),
+            _line("coconut", 129.0, landmark="tea tent", count=7),
+            _line("luckydip", 150.0, price=5, prize="rubber duck"),
+        ),
+        (
+            Sign("MARSHMALLOWS AT FARM GATE", 0.0, 20.0),
+            Sign("4 DOLLARS A BAG", 2.0, 18.0, "bottom"),
+            Sign("LIFE JACKETS", 20.0, 42.0),
+            Sign("JUGGLER BY STONE ARCH", 42.0, 62.0),
+            Sign("TRACTOR RIDES", 62.0, 84.0),
+            Sign("ONE EVERY 20 MINUTES", 64.0, 80.0, "top2"),
+            Sign("EGG AND SPOON RACE 11 AM", 84.0, 104.0),
+            Sign("PLANT SALE IN WEST WING", 104.0, 126.0),
+            Sign("ENDS AT 6", 108.0, 123.0, "bottom"),
+            Sign("COCONUT SHY BY TEA TENT", 126.0, 146.0),
+            Sign("LUCKY DIP", 146.0, 160.0),
+        ),
+        (),
+        ("kookaburra", "bandoneon"),
+    ),
+    Video(
+        "chainring_notes",
+        Footage("bikes", 3.0, loops=6, fps=25),
+        50.0,
+        BIKES_SCENE,
+        (
+            _line("eggspoon", 1.0, hour=10, area="market square"),
+            _line("marshmallow", 17.0, stall="corner shop", price=2),
+            _line("juggler", 33.0, name="Owen", landmark="town clock", hour=1),
+        ),
+        (
+            Sign("EGG AND SPOON RACE AT 10", 0.0, 16.0),
+            Sign("MARSHMALLOWS AT CORNER SHOP", 16.0, 32.0),
+            Sign("JUGGLER BY TOWN CLOCK", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("ocelot", "balalaika"),
+    ),
+    Video(
+        "landau_bulletin",
+        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("coconut", 1.0, landmark="garden centre", count=5),
+            _line("juggler", 17.0, name="Ivy", landmark="library steps", hour=2),
+            _line("luckydip", 33.0, price=3, prize="pencil case"),
+        ),
+        (
+            Sign("COCONUT SHY 5 BALLS", 0.0, 16.0),
+            Sign("JUGGLER IVY AT 2", 16.0, 32.0),
+            Sign("LUCKY DIP 3 DOLLARS", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (9.0, 26.0, 40.0)),
+        ("euphonium", "bouzouki"),
+    ),
+    Video(
+        "brasserie_minutes",
+        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        50.0,
+        DINNER_SCENE,
+        (
+            _line("plantsale", 1.0, room="conservatory", hour=7),
+            _line("lifejacket", 17.0, spot="boat steps"),
+            _line("coconut", 33.0, landmark="front porch", count=4),
+        ),
+        (
+            Sign("PLANT SALE TILL 7", 0.0, 16.0),
+            Sign("LIFE JACKETS AT BOAT STEPS", 16.0, 32.0),
+            Sign("COCONUT SHY 4 BALLS", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("vibraphone", "tapir"),
+    ),
+)
+HELDOUT24_BY_NAME = {v.name: v for v in HELDOUT24_VIDEOS}
