@@ -342,7 +342,7 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     ),
     (
         re.compile(
-            r"\b(?:(?P<count>an?|\d)\s+(?P<part>halves|half|thirds?|quarters?|fifths?)|(?P<percent>\d{1,2})\s*(?:%|percent))"
+            r"\b(?:(?P<count>an?|\d)[\s-]+(?P<part>halves|half|thirds?|quarters?|fifths?)|(?P<percent>\d{1,2})\s*(?:%|percent))"
             r"\s+(?:of\s+the\s+way\s+)?(?:through|into|in)\b",
             re.I,
         ),
