@@ -46,6 +46,10 @@ def known(known_memory: Path) -> Any:
         ("What's written in the top box at 2:10?", []),
         ("What does the sign in the lower panel say?", []),
         ("What is on the shelf by the door?", ["shelf", "door"]),  # no place on the frame: a thing
+        # 'pop up' is how a text appears (test24's "... a second line pops up under the banner"); a pop concert is
+        # a thing
+        ("When does the caption about the gate pop up?", ["gate"]),
+        ("When is the pop concert?", ["pop", "concert"]),
     ],
 )
 def test_subject_words(question: str, words: list[str]) -> None:
