@@ -165,6 +165,10 @@ _NTH_TEXT = (
                re.I),
     re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
                r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
+    # "the last time a second line pops up under the banner" (test24): the last of those lines to appear
+    re.compile(rf"\b(first|last|final)\s+time\s+(?:a|an|the)\s+(?:new\s+)?(?:{_TEXT_NOUN}|(?:second|2nd|{_PLACED})"
+               r"[\s-]+lines?)\s+(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|"
+               r"popped\s+up|is\s+shown|was\s+shown)\b", re.I),
     # "which caption is the last one to show up at the bottom?" (test22), "which sign was the first to appear?"
     re.compile(rf"\b{_TEXT_NOUN}\s+(?:is|was)\s+the\s+(first|last|final|latest|newest|earliest)\s+(?:one\s+)?"
                r"(?:to|that)\b", re.I),
@@ -200,6 +204,8 @@ def nth_text(question: str) -> str | None:
     >>> nth_text("what was the latest line to appear underneath a top text?")  # a line placed on the frame
     'last'
     >>> nth_text("what was the final line of text shown underneath the top box?")  # test23: a line of text
+    'last'
+    >>> nth_text("the last time a second line pops up under the banner, what does it say?")  # test24
     'last'
     >>> nth_text("when does the QUIZ FINAL text first pop up?"), nth_text("when does 'the final text' show?")
     (None, None)
