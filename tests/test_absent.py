@@ -50,6 +50,9 @@ def known(known_memory: Path) -> Any:
         # a thing
         ("When does the caption about the gate pop up?", ["gate"]),
         ("When is the pop concert?", ["pop", "concert"]),
+        # 'corner' before a noun is a place in the video (test24's "... stop by the corner shop?"), alone the frame's
+        ("Why would I stop by the corner shop?", ["stop", "corner", "shop"]),
+        ("What is the text in the corner at 0:20?", []),
     ],
 )
 def test_subject_words(question: str, words: list[str]) -> None:
