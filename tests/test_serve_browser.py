@@ -101,6 +101,11 @@ def screenshot(page: Any, shots: Path, name: str) -> Path:
     return path
 
 
+#: The player has loaded. Asked right after a click that opens another page, this may run on the page being
+#: left, which has no player: null there is "not yet" (a CI run once failed reading readyState of null).
+PLAYER_READY = "(document.getElementById('video') || {}).readyState >= 1"
+
+
 def current_time(page: Any) -> float:
     return float(page.evaluate("document.getElementById('video').currentTime"))
 
@@ -122,7 +127,7 @@ def test_archive_lists_videos_and_opens_one(server: str, page: Any, shots: Path)
 def test_clicking_a_transcript_line_seeks_the_video(server: str, page: Any, shots: Path) -> None:
     page.goto(f"{server}/videos")
     page.click("a.video-link >> text=speech_sign.mp4")
-    page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=15000)
+    page.wait_for_function(PLAYER_READY, timeout=15000)
     line = page.locator("#transcript .line").first
     start = float(line.get_attribute("data-t"))
     line.click()
@@ -159,7 +164,7 @@ def test_video_text_is_shown_as_text(server: str, page: Any, shots: Path) -> Non
 
 def test_masks_are_filled_over_the_video(server: str, page: Any) -> None:
     page.goto(f"{server}/videos/vxss0000000000000")
-    page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=15000)
+    page.wait_for_function(PLAYER_READY, timeout=15000)
     page.locator("#transcript .line").first.click()  # 1.0 s: the ball's box and mask are stored there
     # The mask (150..250 px square) is filled; the box's inside outside the mask is not.
     alpha_at = """([x, y]) => {
@@ -182,7 +187,7 @@ def test_search_opens_a_hit_at_its_time(server: str, page: Any, shots: Path) -> 
     t = float(hit.get_attribute("data-t"))
     hit.click()
     page.wait_for_function(
-        f"document.getElementById('video').readyState >= 1 && "
+        f"{PLAYER_READY} && "
         f"Math.abs(document.getElementById('video').currentTime - {t}) < 0.5",
         timeout=15000,
     )
@@ -240,7 +245,7 @@ def test_ask_streams_steps_and_answers_with_clickable_times(server: str, page: A
     t = float(link.get_attribute("href").split("t=")[1])
     link.click()
     page.wait_for_function(
-        f"document.getElementById('video').readyState >= 1 && "
+        f"{PLAYER_READY} && "
         f"Math.abs(document.getElementById('video').currentTime - {t}) < 0.5",
         timeout=15000,
     )
@@ -273,7 +278,7 @@ def test_clicking_a_chapter_seeks_the_video(server: str, page: Any, shots: Path)
     moves the player away first, so that the click has somewhere to seek from."""
     page.goto(f"{server}/videos")
     page.click("a.video-link >> text=speech_sign.mp4")
-    page.wait_for_function("document.getElementById('video').readyState >= 1", timeout=15000)
+    page.wait_for_function(PLAYER_READY, timeout=15000)
     assert page.locator("#summary h2").inner_text() == "A scripted video"
     assert page.locator("#summary p").inner_text() == "It says what its chapters say."
     video_id = page.url.rsplit("/", 1)[-1]
