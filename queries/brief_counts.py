@@ -158,17 +158,18 @@ _TEXT_NOUN = r"(?:texts?|signs?|captions?|overlays?|headings?|banners?|titles?|h
 #: "the final bottom caption", "the latest second line": the place or line said between ordinal and noun
 #: ('line' alone may be spoken: "the last line the speaker says"; "the final line of text" is written)
 _PLACED = r"top|bottom|upper|lower|middle|cent(?:re|er)"
+#: How a text comes on screen: "appears", "shows up", "pops up", "is shown".
+_APPEARS = (r"(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|popped\s+up|"
+            r"is\s+shown|was\s+shown)")
 _NTH_TEXT = (
     re.compile(r"\b(first|last|final|latest|newest|earliest)\s+(?:(?:new|different|distinct|on-?screen|written|"
                rf"piece\s+of|bit\s+of|{_PLACED})\s+)*(?:{_TEXT_NOUN}|lines?\s+of\s+(?:on-?screen\s+)?text|"
                rf"(?:second|2nd|third|3rd|{_PLACED})[\s-]+lines?)\b",
                re.I),
-    re.compile(r"\b" + _TEXT_NOUN + r"\s+(?:that\s+|to\s+)?(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|"
-               r"came\s+up|pops?\s+up|popped\s+up|is\s+shown|was\s+shown)\s+(first|last)\b", re.I),
+    re.compile(rf"\b{_TEXT_NOUN}\s+(?:that\s+|to\s+)?{_APPEARS}\s+(first|last)\b", re.I),
     # "the last time a second line pops up under the banner" (test24): the last of those lines to appear
     re.compile(rf"\b(first|last|final)\s+time\s+(?:a|an|the)\s+(?:new\s+)?(?:{_TEXT_NOUN}|(?:second|2nd|{_PLACED})"
-               r"[\s-]+lines?)\s+(?:appears?|appeared|shows?\s+up|showed\s+up|comes?\s+up|came\s+up|pops?\s+up|"
-               r"popped\s+up|is\s+shown|was\s+shown)\b", re.I),
+               rf"[\s-]+lines?)\s+{_APPEARS}\b", re.I),
     # "which caption is the last one to show up at the bottom?" (test22), "which sign was the first to appear?"
     re.compile(rf"\b{_TEXT_NOUN}\s+(?:is|was)\s+the\s+(first|last|final|latest|newest|earliest)\s+(?:one\s+)?"
                r"(?:to|that)\b", re.I),

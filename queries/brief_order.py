@@ -154,8 +154,7 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         phrase = _quoted_or(m.group(2))
         if _HOW_LONG_BEFORE.search(question, 0, m.start()):
             continue
-        if (content_words(phrase) and not re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase)
-                and not _TIME_ANCHOR.fullmatch(number_words_to_digits(phrase))):
+        if content_words(phrase) and not _names_a_time(phrase):
             relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
@@ -221,6 +220,14 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
     if not relations:
         out += _which_first(memory, vid, question, encoder)
     return out
+
+
+def _names_a_time(phrase: str) -> bool:
+    """Whether the phrase after 'before'/'after' is a time, not a line: one that starts with a time of the video
+    ('20 seconds', '1:05'), or that is a whole hour or time of the video with its number in digits or words
+    ('nine', 'ten tonight', 'two minutes in', `_TIME_ANCHOR`)."""
+    return bool(re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase)
+                or _TIME_ANCHOR.fullmatch(number_words_to_digits(phrase)))
 
 
 def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
