@@ -28,7 +28,9 @@ split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VID
 questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-second, videos only
 (HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise; `heldout23`: the twenty-third,
 videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise; `heldout24`: the
-twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise."""
+twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise;
+`heldout25`: the twenty-fifth, videos only (HELDOUT25_VIDEOS), its questions (heldout25.jsonl, split 'test25')
+likewise."""
 
 import argparse
 import sys
@@ -61,6 +63,7 @@ from bench.qset.spec import (
     HELDOUT22_VIDEOS,
     HELDOUT23_VIDEOS,
     HELDOUT24_VIDEOS,
+    HELDOUT25_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -117,6 +120,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout22": (None, None, HELDOUT22_VIDEOS),
     "heldout23": (None, None, HELDOUT23_VIDEOS),
     "heldout24": (None, None, HELDOUT24_VIDEOS),
+    "heldout25": (None, None, HELDOUT25_VIDEOS),
 }
 
 

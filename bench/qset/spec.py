@@ -588,6 +588,31 @@ KINDS: dict[str, Kind] = {
         "Marshmallows for the campfire are sold at the {stall} for {price_words} dollars a bag.", "stall",
         "marshmallows",
     ),
+    # Kinds only the twenty-fifth held-out set (HELDOUT25_VIDEOS) says: balloon animals' place and price, a hay bale
+    # climb's hour and place, lemonade's stall and price a cup, a welly throwing contest's field and prize, a dunk
+    # tank's place and price, hook a duck's prize, candy floss's room and hours, why the Ferris wheel is shut.
+    "balloon": Kind(
+        "You can buy balloon animals by the {landmark} for {price_words} dollars each.", "landmark", "balloon animals"
+    ),
+    "haybale": Kind(
+        "The hay bale climb opens at {hour_words} o'clock beside the {landmark}.", "landmark", "the hay bale climb"
+    ),
+    "lemonade": Kind("Fresh lemonade is sold at the {stall} for {price_words} dollars a cup.", "stall", "lemonade"),
+    "welly": Kind(
+        "The welly throwing contest is on the {area}, and the longest throw wins a {prize}.", "area",
+        "the welly throwing contest",
+    ),
+    "dunktank": Kind(
+        "The dunk tank by the {landmark} costs {price_words} dollars for three throws.", "landmark", "the dunk tank"
+    ),
+    "hookduck": Kind(
+        "At hook a duck, a yellow duck wins a {prize} and a green duck wins a sticker.", "prize", "hook a duck"
+    ),
+    "candyfloss": Kind("Candy floss is made fresh in the {room} until {hour_words} o'clock.", "room", "candy floss"),
+    "ferris": Kind(
+        "The Ferris wheel stays shut until {hour_words} o'clock while the {crew} checks the seats.", "crew",
+        "the Ferris wheel",
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -4520,3 +4545,127 @@ HELDOUT24_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT24_BY_NAME = {v.name: v for v in HELDOUT24_VIDEOS}
+
+
+# The twenty-fifth held-out set (bench/qset/heldout25.jsonl): five videos on the footage of the others (vtest
+# from 40 s), eight kinds no other set says, written apart from the code and asked once.
+HELDOUT25_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "belfry_gazette",
+        Footage("vtest", 40.0, loops=_looped(40.0, 170.0), width=640),
+        170.0,
+        VTEST_SCENE,
+        (
+            _line("balloon", 3.0, landmark="fountain", price=3),
+            _line("haybale", 24.0, hour=2, landmark="duck pond"),
+            _line("lemonade", 45.0, stall="cake stall", price=4),
+            _line("welly", 66.0, area="top meadow", prize="garden gnome"),
+            _line("dunktank", 87.0, landmark="cricket pavilion", price=2),
+            _line("hookduck", 108.0, prize="toy drum"),
+            _line("candyfloss", 129.0, room="church hall", hour=5),
+            _line("ferris", 150.0, hour=4, crew="fire crew"),
+        ),
+        (
+            Sign("BALLOON ANIMALS 3 EACH", 0.0, 22.0),
+            Sign("BY THE FOUNTAIN", 4.0, 18.0, "top2"),
+            Sign("HAY BALE CLIMB AT 2", 22.0, 44.0),
+            Sign("BESIDE THE DUCK POND", 25.0, 40.0, "bottom"),
+            Sign("LEMONADE 4 DOLLARS", 44.0, 64.0),
+            Sign("WELLY THROWING", 64.0, 86.0),
+            Sign("DUNK TANK 2 DOLLARS", 86.0, 106.0),
+            Sign("BY THE CRICKET PAVILION", 89.0, 104.0, "bottom"),
+            Sign("HOOK A DUCK", 106.0, 128.0),
+            Sign("YELLOW DUCK WINS A DRUM", 110.0, 124.0, "top2"),
+            Sign("CANDY FLOSS CHURCH HALL", 128.0, 150.0),
+            Sign("FERRIS WHEEL SHUT TILL 4", 150.0, 170.0),
+        ),
+        vtest_counts_looped(40.0, 170.0),
+        ("salamander", "piccolo"),
+    ),
+    Video(
+        "tinderbox_herald",
+        Footage("bigbuckbunny", 3.0, loops=31, width=640, fps=25),
+        160.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("ferris", 3.0, hour=6, crew="safety team"),
+            _line("candyfloss", 24.0, room="tea room", hour=9),
+            _line("hookduck", 45.0, prize="teddy bear"),
+            _line("dunktank", 66.0, landmark="main gate", price=4),
+            _line("welly", 87.0, area="long field", prize="box of chocolates"),
+            _line("lemonade", 108.0, stall="snack bar", price=2),
+            _line("haybale", 129.0, hour=11, landmark="horse paddock"),
+            _line("balloon", 150.0, landmark="clock tower", price=5),
+        ),
+        (
+            Sign("FERRIS WHEEL SHUT TILL 6", 0.0, 20.0),
+            Sign("SAFETY CHECKS", 2.0, 18.0, "bottom"),
+            Sign("CANDY FLOSS", 20.0, 42.0),
+            Sign("HOOK A DUCK TEDDY PRIZE", 42.0, 62.0),
+            Sign("DUNK TANK AT MAIN GATE", 62.0, 84.0),
+            Sign("4 DOLLARS 3 THROWS", 64.0, 80.0, "top2"),
+            Sign("WELLY THROWING LONG FIELD", 84.0, 104.0),
+            Sign("LEMONADE AT SNACK BAR", 104.0, 126.0),
+            Sign("2 DOLLARS A CUP", 108.0, 123.0, "bottom"),
+            Sign("HAY BALE CLIMB 11 AM", 126.0, 146.0),
+            Sign("BALLOON ANIMALS", 146.0, 160.0),
+        ),
+        (),
+        ("gecko", "steelpan"),
+    ),
+    Video(
+        "freewheel_notes",
+        Footage("bikes", 3.0, loops=6, fps=25),
+        50.0,
+        BIKES_SCENE,
+        (
+            _line("balloon", 1.0, landmark="war memorial", price=2),
+            _line("ferris", 17.0, hour=3, crew="engineer"),
+            _line("lemonade", 33.0, stall="farm shop", price=3),
+        ),
+        (
+            Sign("BALLOON ANIMALS 2 DOLLARS", 0.0, 16.0),
+            Sign("FERRIS WHEEL OPENS AT 3", 16.0, 32.0),
+            Sign("LEMONADE AT FARM SHOP", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("ibex", "cowbell"),
+    ),
+    Video(
+        "phaeton_bulletin",
+        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("hookduck", 1.0, prize="toy boat"),
+            _line("candyfloss", 17.0, room="school hall", hour=8),
+            _line("welly", 33.0, area="rugby pitch", prize="wooden spoon"),
+        ),
+        (
+            Sign("HOOK A DUCK TOY BOAT", 0.0, 16.0),
+            Sign("CANDY FLOSS TILL 8", 16.0, 32.0),
+            Sign("WELLY ON RUGBY PITCH", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (9.0, 26.0, 40.0)),
+        ("okapi", "spinet"),
+    ),
+    Video(
+        "canteen_minutes",
+        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        50.0,
+        DINNER_SCENE,
+        (
+            _line("dunktank", 1.0, landmark="bowling green", price=3),
+            _line("haybale", 17.0, hour=10, landmark="stable yard"),
+            _line("ferris", 33.0, hour=7, crew="ride team"),
+        ),
+        (
+            Sign("DUNK TANK 3 DOLLARS", 0.0, 16.0),
+            Sign("HAY BALE CLIMB AT 10", 16.0, 32.0),
+            Sign("FERRIS WHEEL SHUT TILL 7", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("capybara", "crane"),
+    ),
+)
+HELDOUT25_BY_NAME = {v.name: v for v in HELDOUT25_VIDEOS}
