@@ -6,7 +6,7 @@ from memory.errors import MemoryURIError, SchemaError, StoreError, UsageError, V
 from memory.export import EXPORT_FORMATS, ExportResult, export_format, export_memory, read_parquet_export
 from memory.extensions import load_extension
 from memory.rows import RoleRun, RoleState, VideoRecord, VideoRows, rows_table
-from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, VIDEO_TABLES, metadata, table
+from memory.schema import CONTENT_TABLES, SCHEMA_VERSION, TRAJECTORY_ACTIONS, VIDEO_TABLES, metadata, table
 from memory.store import FailedFile, Memory, StoredVideo, open_memory
 from memory.uri import DEFAULT_URI, MemoryURI, attach_sql, parse_uri
 
@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_URI",
     "EXPORT_FORMATS",
     "SCHEMA_VERSION",
+    "TRAJECTORY_ACTIONS",
     "VIDEO_TABLES",
     "ExportResult",
     "FailedFile",

@@ -152,6 +152,10 @@ actions = Table(
     Column("model", String, comment="Model that produced the label."),
     comment="Space-dominant: actions of tracked instances over time intervals.",
 )
+#: The labels the actions role writes with no model (its trajectory classifier, ingest/roles/actions.py):
+#: wherever the role has run, a track not labelled one of them was not doing it, so a count can be narrowed
+#: by them ("how many people are walking at 0:40?", `queries.brief_counts.action_labels`).
+TRAJECTORY_ACTIONS = ("standing", "walking", "running", "entering", "leaving")
 
 transcript = Table(
     "transcript",

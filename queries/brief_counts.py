@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memory import Memory
+from memory import TRAJECTORY_ACTIONS, Memory
 from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
@@ -22,6 +22,7 @@ from queries.time_phrases import TimeWindow, at_video_end
 
 __all__ = [
     "TURN_PAUSE_S",
+    "action_labels",
     "count_items",
     "distinct_text_items",
     "fold_text",
@@ -47,10 +48,43 @@ _COUNT_IN_SQL = (
     "GROUP BY category ORDER BY max_visible DESC"
 )
 _LAST_SAMPLE_SQL = "SELECT max(t_s) AS t FROM detections WHERE video_id = ?"
+# Of the boxes `seen_at` counts, those whose track does an asked action then (`actions`: the label's own
+# row over that frame): "how many people are walking at 0:40?" gives the count and how many of it walk.
+_DOING_AT_SQL = (
+    "SELECT s.category, count(DISTINCT s.track_id) AS visible, l.label, "
+    "count(DISTINCT s.track_id) FILTER (WHERE a.label IS NOT NULL) AS doing "
+    "FROM seen_at(?, ?) AS s CROSS JOIN (SELECT unnest(?) AS label) AS l "
+    "LEFT JOIN actions AS a ON a.video_id = s.video_id AND a.track_id = s.track_id "
+    "AND s.t_s BETWEEN a.start_s AND a.end_s AND a.label = l.label GROUP BY s.category, l.label"
+)
+_LABELS_SQL = "SELECT DISTINCT label FROM actions WHERE video_id = ? AND track_id IS NOT NULL ORDER BY label"
+# the role ran: its run is recorded, or it left rows (a memory written without role runs)
+_ACTIONS_RAN_SQL = (
+    "SELECT (SELECT count(*) FROM role_runs WHERE video_id = $1 AND role = 'actions' AND status = 'ok') "
+    "+ (SELECT count(*) FROM actions WHERE video_id = $1) AS n"
+)
 
 
-def count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) -> list[BriefItem]:
-    """Objects counted at the window's instant (found in the frame nearest it), or the most found at once in it."""
+def action_labels(memory: Memory, vid: str, words: Sequence[str]) -> tuple[dict[str, str], bool]:
+    """Of `words`, those that name an action label ('walking', 'walk' -> 'walking'): one the video's tracks
+    are labelled with, or one the role writes with no model (`TRAJECTORY_ACTIONS`); and whether the actions
+    role has run on the video (where it has not, who did that action is not recorded)."""
+    ran = run_sql(memory, _ACTIONS_RAN_SQL, [vid]).to_pylist()[0]["n"] > 0
+    labels = [*run_sql(memory, _LABELS_SQL, [vid]).column("label").to_pylist(), *TRAJECTORY_ACTIONS]
+    out = {}
+    for word in words:
+        label = next((lb for lb in labels if re.fullmatch(forms_pattern(word), lb.lower())), None)
+        if label is not None:
+            out[word] = label
+    return out, ran
+
+
+def count_items(
+    memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str], doing: Sequence[str] = (), recorded: bool = True
+) -> list[BriefItem]:
+    """Objects counted at the window's instant (found in the frame nearest it), or the most found at once
+    in it; at the instant, with how many of each count do each action of `doing` (labels of `actions`),
+    or, where the actions role has not run (not `recorded`), that who does them is not recorded."""
     if not cats:
         return []
     out = []
@@ -60,9 +94,14 @@ def count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) ->
         if last is not None and at > last:  # "at the end": the last sampled frame, not past it
             at = float(last)
         rows = [r for r in run_sql(memory, _COUNT_AT_SQL, [vid, at]).to_pylist() if r["category"] in cats]
-        text = "; ".join(f"{r['visible']} {r['category']} visible" for r in rows) or f"no {', '.join(cats)} visible"
-        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0,
-                             recorded_sql(_COUNT_AT_SQL, vid, at), tuple(rows)))
+        counted = doing if recorded else ()
+        acting = run_sql(memory, _DOING_AT_SQL, [vid, at, list(counted)]).to_pylist() if counted else []
+        text = "; ".join(f"{r['visible']} {r['category']} visible{_doing_text(r['category'], counted, acting)}"
+                         for r in rows) or f"no {', '.join(cats)} visible"
+        if doing and not recorded and rows:
+            text += f" (which of them are {' or '.join(doing)} is not recorded: actions have not run on this video)"
+        sql = recorded_sql(_DOING_AT_SQL, vid, at, list(counted)) if counted else recorded_sql(_COUNT_AT_SQL, vid, at)
+        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0, sql, tuple(rows)))
     found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist()
     rows = [r for r in found if r["category"] in cats]
     text = "; ".join(
@@ -73,6 +112,12 @@ def count_items(memory: Memory, vid: str, w: TimeWindow, cats: Sequence[str]) ->
         recorded_sql(_COUNT_IN_SQL, vid, w.start_s, w.end_s), tuple(rows),
     ))
     return out
+
+
+def _doing_text(category: str, doing: Sequence[str], acting: Sequence[Mapping[str, Any]]) -> str:
+    """', 5 of them walking' for each label of `doing` (0 when none of the category does it then)."""
+    n = {r["label"]: r["doing"] for r in acting if r["category"] == category}
+    return "".join(f", {n.get(label, 0)} of them {label}" for label in doing)
 
 
 _VISIBLE_SQL = "SELECT * FROM when_visible(?, ?, gap_s := 1.0)"

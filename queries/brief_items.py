@@ -150,6 +150,8 @@ def _lit(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_lit(v) for v in value) + "]"
     return "'" + str(value).replace("'", "''") + "'"
 
 

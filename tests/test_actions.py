@@ -152,6 +152,17 @@ def test_role_writes_trajectory_actions(media: dict[str, Path]) -> None:
     ]
 
 
+def test_the_trajectory_labels_are_the_ones_the_memory_names() -> None:
+    """memory.TRAJECTORY_ACTIONS is what queries narrow a count by wherever the role ran: every label the
+    classifier writes, and no other."""
+    from memory import TRAJECTORY_ACTIONS
+
+    speeds = {speed_label(s)[0] for s in (0.0, 0.1, 1.0, 5.0)}
+    t, boxes = _walk(-0.1, 3.0, x0=0.0, t0=5.0)  # at the edge and drifting out: entering, then leaving
+    edges = {iv.label for iv in edge_intervals(t, boxes, (768, 576), (0.0, 20.0), window_s=2.0)}
+    assert speeds | edges == set(TRAJECTORY_ACTIONS)
+
+
 def test_role_without_tracks_writes_an_empty_table(media: dict[str, Path]) -> None:
     ctx = VideoContext(probe(media["vtest"]))
     ActionRecognizer(IngestSettings()).end(ctx)

@@ -702,6 +702,8 @@ def test_a_count_of_speech_narrowed_to_what_it_says(minilm: Any, tmp_path: Path,
     ("How many people wearing hats are visible 2 seconds in?", ("wearing", "hats")),  # some of the people
     ("How many different text overlays are there in total?", ()),
     ("How many signs mention the platform?", ("platform",)),
+    ("How many people are walking 2 seconds in?", ()),  # the code counts who walks then (actions)
+    ("how many people are walking in the video?", ("walking",)),  # no instant: nothing counted who walks
 ])  # fmt: skip
 def test_what_narrows_a_count(known: Any, question: str, narrowing: tuple[str, ...]) -> None:
     brief = evidence_brief(known, question, video_id="vA")
@@ -746,6 +748,37 @@ def test_people_counted_at_the_asked_instant_are_marked_only_when_the_question_n
     assert people.best_match is not None and people.best_match.text == "count at 2 s: 2 person visible"
     # no object named: the library counts every category at the instant, and no one count is the answer
     assert evidence_brief(known, "How many are there 2 seconds in?", video_id="vA").best_match is None
+
+
+def test_people_doing_an_asked_action_at_the_instant_are_counted_from_the_actions(known: Any) -> None:
+    """test24's 'count the people walking across the square at 0:40': 'walking' is an action the memory
+    holds, so the count left it to the model, which answered 'not shown' beside the marked count."""
+    brief = evidence_brief(known, "count the people walking at 0:02", video_id="vA")
+    top = brief.best_match
+    assert top is not None and top.text == "count at 2 s: 2 person visible, 1 of them walking"
+    replayed = [r for r in _replay(known, top.sql) if r["category"] == "person"]  # a car is there too
+    assert replayed == [{"category": "person", "visible": 2, "label": "walking", "doing": 1}]
+    counted = counted_answer(brief, max_tokens=1500)
+    assert counted == "2 person visible, 1 of them walking at 2 s (counted in the memory)."
+    standing = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA").best_match
+    assert standing is not None and standing.text == "count at 2 s: 2 person visible"
+
+
+def test_a_count_by_an_action_that_never_ran_says_so(known_memory: Path, tmp_path: Path) -> None:
+    """Where the actions role has not run (the eval ingests tracking without it), who walks is unknown:
+    the count is given and says so, instead of leaving 'walking' to the model, which denied the count."""
+    import shutil
+
+    copy = tmp_path / "no_actions.duckdb"
+    shutil.copy(known_memory, copy)
+    with open_memory(copy) as mem:
+        mem.cursor().execute("DELETE FROM actions")
+    with open_memory(copy, read_only=True) as mem:
+        brief = evidence_brief(mem, "count the people walking at 0:02", video_id="vA")
+    assert brief.narrowing == () and brief.best_match is not None
+    assert brief.best_match.text == (
+        "count at 2 s: 2 person visible (which of them are walking is not recorded: actions have not run on this video)"
+    )
 
 
 def test_a_text_choice_outside_the_asked_time_is_marked_down(known: Any, minilm: Any) -> None:
