@@ -321,8 +321,11 @@ def _anchor_kinds(question: str, start: int, end: int) -> list[str]:
     """Where to look for the thing a time clause (`question[start:end]`) names: the kind of text the
     clause names ("when the CHURCH TO RIVER caption first comes up": on-screen text), else the kind the
     rest of the question does not ask for ("when 'old clothes only' pops up ..., what is the announcer
-    talking about?": the sign, not the spoken line that says old clothes too), else both."""
-    named = named_sources(question[start:end])
+    talking about?": the sign, not the spoken line that says old clothes too), else both. Only words that
+    name speech as such make the clause speech: "what is the voice saying when the words ENDS AT 6 first pop
+    up?" (test24) looked for 'the words' in the speech, and found no line to join; of every set's 6,475
+    questions, that one's anchor alone changes kind."""
+    named = named_sources(question[start:end], plain_say=False)
     if named:
         return sorted(named & _KINDS or _KINDS)
     asked = named_sources(question[:start] + " " + question[end:]) & _KINDS

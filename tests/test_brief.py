@@ -367,6 +367,9 @@ def test_how_long_after_asks_no_line_after(known: Any, question: str) -> None:
         # gloria ... what text is up on the screen" marked the spoken line); the clause that names no kind is
         # looked up in the kind the rest does not ask for (test16: the sign that says old clothes, not the line)
         ("when 'BREAKING NEWS' pops up, what is the voice saying?", ("ocr_spans", 0), ("transcript", 0), "at"),
+        # 'the words' of a clause names no kind (test24 looked for 'the words ENDS AT 6' in the speech)
+        ("what is the voice saying when the words BREAKING NEWS first pop up?", ("ocr_spans", 0), ("transcript", 0),
+         "at"),
         ("When the speaker asks to count the people what does the sign say?",
          ("transcript", 1), ("ocr_spans", 0), "while"),
     ],
