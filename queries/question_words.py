@@ -36,7 +36,8 @@ STOPWORDS = frozenset(
 #: time, place on screen, quantity, reasons ("what does the voice *bring up* *near* the *end*").
 #: They are searched for, but their absence from the memory says nothing (`subject_words`).
 FRAME_WORDS = frozenset(re.findall(r"\w+", """
-    frame frames talk talks talked talking topic topics voice voices bring brings brought word words sentence
+    frame frames talk talks talked talking saying speaking telling announcing mentioning topic topics voice voices
+    bring brings brought word words sentence
     sentences text texts
     sign signs written writing read reads reading caption captions title label message messages notice board
     display displayed announce announces announced announcement tell tells told speak speaks spoken narrator
