@@ -255,6 +255,20 @@ def test_a_value_said_beside_a_sign_about_the_subject_is_not_the_subjects(minilm
         assert unstated_value(mem, "vA", "Which day is the ticket office open?", CATS).unstated == "day"
 
 
+def test_a_value_said_of_a_thing_that_shares_one_word_is_not_the_subjects(minilm: Any, tmp_path: Path) -> None:
+    """test24's "how much does a ticket for the tractor rides cost?" got the lucky dip's price: its line
+    says 'ticket' too. The rows about the subject are, of each kind, those holding the most of its words."""
+    from tests.test_brief import _va_spans
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 11.0, "text": "RED TRAIN"},
+                {**spans[0], "span_id": 3, "start_s": 17.0, "end_s": 19.0, "text": "TICKETS 5 DOLLARS"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "How much is a ticket for the red train?", CATS).unstated == "price"
+        assert unstated_value(mem, "vA", "How much are the tickets?", CATS) == Absent()  # said of them
+
+
 def test_a_misspelt_frame_word_is_read_as_that_word(known: Any) -> None:
     """test18's "how many separate announcments does the voice make?" narrowed the count to lines saying
     'announcments' (none): the brief reads the question respelled, and 'announcments' is no subject."""
