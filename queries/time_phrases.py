@@ -267,7 +267,9 @@ def _second_half(m: re.Match[str], duration: float) -> list[tuple[float, float, 
 #: (pattern over number_words_to_digits(question), resolver); earlier patterns win the words they
 #: match, so a range's numbers are not read again as points.
 _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
-    (re.compile(rf"\b(?:between|from)\s+{_NUM}{_OPT_UNIT}\s+(?:and|to|until|till)\s+{_NUM}{_OPT_UNIT}"), _range),
+    # "between the 1-minute and 2-minute marks" (test25's, with the numbers in words) as "between 1 and 2 minutes"
+    (re.compile(rf"\b(?:between|from)\s+(?:the\s+)?{_NUM}{_OPT_UNIT}(?:\s+marks?)?\s+(?:and|to|until|till)\s+"
+                rf"(?:the\s+)?{_NUM}{_OPT_UNIT}(?:\s+marks?)?"), _range),
     (re.compile(rf"\b{_NUM}{_OPT_UNIT}\s*(?:-|–|to)\s*{_NUM}\s*-?\s*{_UNIT}"), _range),
     # "from 1:35 to the end", "from 90 seconds onwards": the rest of the video
     (re.compile(rf"\bfrom\s+(?:the\s+)?{_NUM}{_OPT_UNIT}(?:\s+mark)?\s+(?:(?:to|until|till)\s+the\s+(?:very\s+)?end|"
