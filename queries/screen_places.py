@@ -65,12 +65,28 @@ def asked_place(question: str) -> str | None:
     >>> asked_place("Which heading was up while the bus was announced?")
     'top'
     """
+    asking = _asking_sentence(question)
+    if asking is not question and (place := asked_place(asking)) is not None:
+        return place  # "There's a caption at the bottom and a text up top. What does the one at the top read?"
     if _BELOW_TOP.search(question):
         return "top"
     asked = _ASKED_PLACE.search(question) or _PLACE_ADJECTIVE.search(question)
     if asked is None:
         return "top" if _HEADING.search(question) else None
     return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower())
+
+
+#: A question word, or the mark that ends a question: what makes a sentence the one that asks.
+_ASKS = re.compile(r"\?|(?:what|which|who|whats|what's|how|when|where|why|tell|read)", re.I)
+
+
+def _asking_sentence(question: str) -> str:
+    """Of a question of several sentences, the last that asks (`_ASKS`), or `question` itself: a place
+    named in a sentence that sets the scene is not the asked one (test25's "At 0:36 there's a caption at
+    the bottom and another text up top. What does the one at the top read?" was answered with the bottom)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.strip()) if s]
+    asking = [s for s in sentences if _ASKS.search(s)]
+    return asking[-1] if len(sentences) > 1 and asking else question
 
 
 def asked_line(question: str) -> int | None:

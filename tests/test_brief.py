@@ -870,6 +870,9 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
     ("Which heading was up while the bus was announced?", "top", 1),  # a heading heads the frame
     ("What's the newest second line under a heading?", "top", 2),
     ("How many second-line texts appear under the heading?", "top", 2),
+    # the sentence that asks names the place, not the one that sets the scene (test25)
+    ("At 0:36 there's a caption at the bottom and a text up top. What does the one at the top read?", "top", None),
+    ("There is a caption at the bottom. What does it say?", "bottom", None),  # the asking one names none
 ])  # fmt: skip
 def test_the_place_and_line_a_question_asks_for(question: str, place: str | None, line: int | None) -> None:
     assert (asked_place(question), asked_line(question)) == (place, line)
