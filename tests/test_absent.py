@@ -269,6 +269,23 @@ def test_a_value_said_of_a_thing_that_shares_one_word_is_not_the_subjects(minilm
         assert unstated_value(mem, "vA", "How much are the tickets?", CATS) == Absent()  # said of them
 
 
+@pytest.mark.parametrize(("price_at", "unstated"), [((11.0, 12.0), "price"), ((10.5, 11.5), "")])
+def test_a_price_on_the_next_sign_is_not_the_subjects(
+    minilm: Any, tmp_path: Path, price_at: tuple[float, float], unstated: str
+) -> None:
+    """test25's "how much does the hay bale climb cost?" got $2 from LEMONADE 4 DOLLARS, the sign shown
+    right after HAY BALE CLIMB AT 2: signs shown one after another are no sentence split in two, so an
+    on-screen row is about the subject only while it is on with one that is (a second line under it)."""
+    from tests.test_brief import _va_spans
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 11.0, "text": "RED TRAIN"},
+                {**spans[0], "span_id": 3, "start_s": price_at[0], "end_s": price_at[1], "text": "ALL RIDES 5 DOLLARS"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "How much is the red train?", CATS).unstated == unstated
+
+
 def test_a_misspelt_frame_word_is_read_as_that_word(known: Any) -> None:
     """test18's "how many separate announcments does the voice make?" narrowed the count to lines saying
     'announcments' (none): the brief reads the question respelled, and 'announcments' is no subject."""
