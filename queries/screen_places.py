@@ -77,7 +77,7 @@ def asked_place(question: str) -> str | None:
 
 
 #: A question word, or the mark that ends a question: what makes a sentence the one that asks.
-_ASKS = re.compile(r"\?|(?:what|which|who|whats|what's|how|when|where|why|tell|read)", re.I)
+_ASKS = re.compile(r"\?|\b(?:what|which|who|whats|what's|how|when|where|why|tell|read)\b", re.I)
 
 
 def _asking_sentence(question: str) -> str:
