@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["as_question"]
+__all__ = ["as_question", "sentences"]
 
 #: The frame of a request for an answer: "tell me", "can you tell me", "I'd like to know", "I wonder",
 #: "do you know", "any idea" - what follows is the question ("... what the sign says") or the thing
@@ -82,7 +82,16 @@ def as_question(text: str) -> str:
     >>> as_question("Where is the bus headed?"), as_question("Tell me a ticket to which city costs 12 dollars.")
     ('Where is the bus headed?', 'A ticket to which city costs 12 dollars?')
     """
-    return " ".join(_sentence(s) for s in _SENTENCES.split(text.strip()) if s)
+    return " ".join(_sentence(s) for s in sentences(text))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`, each ending at its '.', '!' or '?'.
+
+    >>> sentences("There's a caption at the bottom. What does the top one read? ")
+    ["There's a caption at the bottom.", 'What does the top one read?']
+    """
+    return [s for s in _SENTENCES.split(text.strip()) if s]
 
 
 def _sentence(sentence: str) -> str:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from memory import Memory
+from queries.question_form import sentences
 from queries.run import run_sql
 
 __all__ = ["ORDINALS", "asked_line", "asked_place", "line_fits", "screen_place", "span_places", "video_span_places"]
@@ -65,14 +66,18 @@ def asked_place(question: str) -> str | None:
     >>> asked_place("Which heading was up while the bus was announced?")
     'top'
     """
+    # "There's a caption at the bottom and a text up top. What does the one at the top read?": the top
     asking = _asking_sentence(question)
-    if asking is not question and (place := asked_place(asking)) is not None:
-        return place  # "There's a caption at the bottom and a text up top. What does the one at the top read?"
-    if _BELOW_TOP.search(question):
+    return (_named_place(asking) if asking else None) or _named_place(question)
+
+
+def _named_place(text: str) -> str | None:
+    """The place on the frame `text` names (`asked_place`), or None."""
+    if _BELOW_TOP.search(text):
         return "top"
-    asked = _ASKED_PLACE.search(question) or _PLACE_ADJECTIVE.search(question)
+    asked = _ASKED_PLACE.search(text) or _PLACE_ADJECTIVE.search(text)
     if asked is None:
-        return "top" if _HEADING.search(question) else None
+        return "top" if _HEADING.search(text) else None
     return _PLACE_NAMES.get(asked.group(1).lower(), asked.group(1).lower())
 
 
@@ -80,13 +85,13 @@ def asked_place(question: str) -> str | None:
 _ASKS = re.compile(r"\?|\b(?:what|which|who|whats|what's|how|when|where|why|tell|read)\b", re.I)
 
 
-def _asking_sentence(question: str) -> str:
-    """Of a question of several sentences, the last that asks (`_ASKS`), or `question` itself: a place
-    named in a sentence that sets the scene is not the asked one (test25's "At 0:36 there's a caption at
-    the bottom and another text up top. What does the one at the top read?" was answered with the bottom)."""
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.strip()) if s]
-    asking = [s for s in sentences if _ASKS.search(s)]
-    return asking[-1] if len(sentences) > 1 and asking else question
+def _asking_sentence(question: str) -> str | None:
+    """Of a question of several sentences, the last that asks (`_ASKS`), or None: a place named in a
+    sentence that sets the scene is not the asked one (test25's "At 0:36 there's a caption at the bottom
+    and another text up top. What does the one at the top read?" was answered with the bottom)."""
+    parts = sentences(question)
+    asking = [s for s in parts if _ASKS.search(s)]
+    return asking[-1] if len(parts) > 1 and asking else None
 
 
 def asked_line(question: str) -> int | None:
