@@ -427,8 +427,11 @@ def evidence_brief(
                 # "count the people walking across the square at 0:40": the code counts who walks then
                 # (`actions`), or says that is not recorded, so the action word is nothing for the model to
                 # narrow: left to it, shown the count, it answered that the memory does not show it
-                doing, acted = action_labels(memory, vid, narrowing)
+                doing = action_labels(memory, vid, narrowing)
                 narrowing = tuple(w for w in narrowing if w not in doing)
+                if doing:  # who does them is recorded where the actions role has run (`_unread`)
+                    stored = run_sql(memory, _ACTIONS_SQL, [vid]).to_pylist()[0]["n"]
+                    acted = not _unread(memory, vid, {"actions": stored})
         if absent.words and (windows or counting):
             # a question that points at a time, or counts, is answered by what is there (or by 0), not by
             # its words: on the held-out dev split the word note fired on 79 of 380 answerable questions,
@@ -790,11 +793,12 @@ def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
 
 
 _RUNS_SQL = "SELECT role, status, reason FROM role_runs WHERE video_id = ?"
+_ACTIONS_SQL = "SELECT count(*) AS n FROM actions WHERE video_id = ?"
 
 
 def _unread(memory: Memory, vid: str, rows: Mapping[str, int]) -> dict[str, str]:
-    """role -> why it stored no rows, for each of the text roles in `rows` (role -> rows it left)
-    that holds none and whose latest run was not 'ok': a file with no audio track, a role left out."""
+    """role -> why it stored no rows, for each of the roles in `rows` (role -> rows it left) that holds
+    none and whose latest run was not 'ok': a file with no audio track, a role left out."""
     runs = {r["role"]: r for r in run_sql(memory, _RUNS_SQL, [vid]).to_pylist()}
     out = {}
     for role, n in rows.items():

@@ -58,25 +58,18 @@ _DOING_AT_SQL = (
     "AND s.t_s BETWEEN a.start_s AND a.end_s AND a.label = l.label GROUP BY s.category, l.label"
 )
 _LABELS_SQL = "SELECT DISTINCT label FROM actions WHERE video_id = ? AND track_id IS NOT NULL ORDER BY label"
-# the role ran: its run is recorded, or it left rows (a memory written without role runs)
-_ACTIONS_RAN_SQL = (
-    "SELECT (SELECT count(*) FROM role_runs WHERE video_id = $1 AND role = 'actions' AND status = 'ok') "
-    "+ (SELECT count(*) FROM actions WHERE video_id = $1) AS n"
-)
 
 
-def action_labels(memory: Memory, vid: str, words: Sequence[str]) -> tuple[dict[str, str], bool]:
+def action_labels(memory: Memory, vid: str, words: Sequence[str]) -> dict[str, str]:
     """Of `words`, those that name an action label ('walking', 'walk' -> 'walking'): one the video's tracks
-    are labelled with, or one the role writes with no model (`TRAJECTORY_ACTIONS`); and whether the actions
-    role has run on the video (where it has not, who did that action is not recorded)."""
-    ran = run_sql(memory, _ACTIONS_RAN_SQL, [vid]).to_pylist()[0]["n"] > 0
+    are labelled with, or one the role writes with no model (`TRAJECTORY_ACTIONS`)."""
     labels = [*run_sql(memory, _LABELS_SQL, [vid]).column("label").to_pylist(), *TRAJECTORY_ACTIONS]
     out = {}
     for word in words:
         label = next((lb for lb in labels if re.fullmatch(forms_pattern(word), lb.lower())), None)
         if label is not None:
             out[word] = label
-    return out, ran
+    return out
 
 
 def count_items(
