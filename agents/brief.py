@@ -522,7 +522,12 @@ def _on_at(item: BriefItem, t: float) -> bool:
 
 def _counted(item: BriefItem) -> set[float]:
     """The numbers a count item gives for what its question counts: objects at an instant (0 when
-    none was found), different on-screen texts (at the asked place, else in all)."""
+    none was found; of them, those doing the asked action), different on-screen texts (at the asked place,
+    else in all). Asked how many walk, the number visible is no answer: "how many people are walking at
+    0:25?", on a clip where both people stand, was answered 2, the number the count's line shows beside 0."""
+    doing = {float(r["doing"]) for r in item.rows if "doing" in r}
+    if doing:
+        return doing
     out = {float(v) for r in item.rows for k, v in r.items() if k in ("visible", "max_visible", "counted")}
     return out or {0.0}
 

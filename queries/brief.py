@@ -423,11 +423,13 @@ def evidence_brief(
         acted = True
         if counting and not archive and not unread:
             narrowing = _narrowing(memory, vid, question, facts.categories)
-            if narrowing and any(w.at_s is not None for w in windows):
+            if any(w.at_s is not None for w in windows):
                 # "count the people walking across the square at 0:40": the code counts who walks then
                 # (`actions`), or says that is not recorded, so the action word is nothing for the model to
-                # narrow: left to it, shown the count, it answered that the memory does not show it
-                doing = action_labels(memory, vid, narrowing)
+                # narrow: left to it, shown the count, it answered that the memory does not show it. Any
+                # subject word, not only the narrowing ones: "how many people are standing at 0:25?" in a
+                # video where no one is labelled standing narrowed nothing, and got the count of all
+                doing = action_labels(memory, vid, subject_words(question, facts.categories))
                 narrowing = tuple(w for w in narrowing if w not in doing)
                 if doing:  # who does them is recorded where the actions role has run (`_unread`)
                     stored = run_sql(memory, _ACTIONS_SQL, [vid]).to_pylist()[0]["n"]
@@ -639,7 +641,7 @@ def _counts(items: list[BriefItem]) -> list[float]:
     turns = [float(i.rows[0]["counted"]) for i in items if i.rows and "speech_turns" in i.rows[0]]
     if turns:  # "how many announcements are made?": the turns the code counted
         return turns[:1]
-    at = [float(r["visible"]) for i in items if i.kind == "count" for r in i.rows if "visible" in r]
+    at = [float(r.get("doing", r["visible"])) for i in items if i.kind == "count" for r in i.rows if "visible" in r]
     if at:
         return at
     inside = [float(r["max_visible"]) for i in items if i.kind == "count" for r in i.rows if "max_visible" in r]

@@ -89,12 +89,14 @@ def count_items(
         rows = [r for r in run_sql(memory, _COUNT_AT_SQL, [vid, at]).to_pylist() if r["category"] in cats]
         counted = doing if recorded else ()
         acting = run_sql(memory, _DOING_AT_SQL, [vid, at, list(counted)]).to_pylist() if counted else []
-        text = "; ".join(f"{r['visible']} {r['category']} visible{_doing_text(r['category'], counted, acting)}"
+        text = "; ".join(_visible_text(r["category"], r["visible"], counted, acting)
                          for r in rows) or f"no {', '.join(cats)} visible"
         if doing and not recorded and rows:
             text += f" (which of them are {' or '.join(doing)} is not recorded: actions have not run on this video)"
         sql = recorded_sql(_DOING_AT_SQL, vid, at, list(counted)) if counted else recorded_sql(_COUNT_AT_SQL, vid, at)
-        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0, sql, tuple(rows)))
+        # asked who does an action, the rows give how many do it ('doing'), the number an answer must name
+        kept = [r for r in acting if r["category"] in cats] if counted else rows
+        out.append(BriefItem("count", vid, at, at, f"count at {seconds_text(at)}: {text}", 1.0, sql, tuple(kept)))
     found = run_sql(memory, _COUNT_IN_SQL, [vid, w.start_s, w.end_s]).to_pylist()
     rows = [r for r in found if r["category"] in cats]
     text = "; ".join(
@@ -107,10 +109,14 @@ def count_items(
     return out
 
 
-def _doing_text(category: str, doing: Sequence[str], acting: Sequence[Mapping[str, Any]]) -> str:
-    """', 5 of them walking' for each label of `doing` (0 when none of the category does it then)."""
+def _visible_text(category: str, visible: int, doing: Sequence[str], acting: Sequence[Mapping[str, Any]]) -> str:
+    """'6 person visible', or, asked who does an action, that count first: '5 person walking (of 6 person
+    visible)' (0 when none of the category does it then). Led by the total, the model answered "how many
+    people are walking?" with the total beside '0 of them walking'."""
+    if not doing:
+        return f"{visible} {category} visible"
     n = {r["label"]: r["doing"] for r in acting if r["category"] == category}
-    return "".join(f", {n.get(label, 0)} of them {label}" for label in doing)
+    return f"{', '.join(f'{n.get(label, 0)} {category} {label}' for label in doing)} (of {visible} {category} visible)"
 
 
 _VISIBLE_SQL = "SELECT * FROM when_visible(?, ?, gap_s := 1.0)"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agents.brief import counted_answer
+from agents.brief import counted_answer, passed_over_mark
 from agents.brief_text import _line, brief_text, fitted_items, shown_row_keys, shows_all_text
 from memory import open_memory
 from queries import evidence_brief, run_sql, time_windows
@@ -763,13 +763,25 @@ def test_people_doing_an_asked_action_at_the_instant_are_counted_from_the_action
     holds, so the count left it to the model, which answered 'not shown' beside the marked count."""
     brief = evidence_brief(known, "count the people walking at 0:02", video_id="vA")
     top = brief.best_match
-    assert top is not None and top.text == "count at 2 s: 2 person visible, 1 of them walking"
+    assert top is not None and top.text == "count at 2 s: 1 person walking (of 2 person visible)"
     replayed = [r for r in _replay(known, top.sql) if r["category"] == "person"]  # a car is there too
     assert replayed == [{"category": "person", "visible": 2, "label": "walking", "doing": 1}]
     counted = counted_answer(brief, max_tokens=1500)
-    assert counted == "2 person visible, 1 of them walking at 2 s (counted in the memory)."
-    standing = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA").best_match
-    assert standing is not None and standing.text == "count at 2 s: 2 person visible"
+    assert counted == "1 person walking (of 2 person visible) at 2 s (counted in the memory)."
+    visible = evidence_brief(known, "How many people are visible 2 seconds in?", video_id="vA").best_match
+    assert visible is not None and visible.text == "count at 2 s: 2 person visible"
+    # an action no track is labelled with here narrows nothing, and is counted all the same (0)
+    standing = evidence_brief(known, "How many people are standing 2 seconds in?", video_id="vA")
+    assert standing.best_match is not None and standing.narrowing == ()
+    assert standing.best_match.text == "count at 2 s: 0 person standing (of 2 person visible)"
+    # the number visible is no answer to how many stand: the answer "2" passes over the count, and the
+    # code's count replaces it (a new clip's "how many people are walking at 0:25?" was answered 2 beside 0)
+    assert passed_over_mark(standing, "2 people are standing.", max_tokens=1500) is not None
+    assert passed_over_mark(standing, "No one is standing at 2 s.", max_tokens=1500) is not None
+    assert passed_over_mark(standing, "0 people are standing.", max_tokens=1500) is None
+    assert counted_answer(standing, max_tokens=1500) == (
+        "0 person standing (of 2 person visible) at 2 s (counted in the memory)."
+    )
 
 
 def test_a_count_by_an_action_that_never_ran_says_so(known_memory: Path, tmp_path: Path) -> None:
