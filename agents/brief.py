@@ -368,7 +368,7 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     # on saturday in supper digest?"
     name = brief.files.get(top.video_id)
     claim = without_file_name(asked, name) if name else asked
-    top = _numbered_line(brief, top, claim, shown)
+    top = _numbered_line(brief, _fullest_line(brief, top, claim, shown), claim, shown)
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
                      _other_numbers(brief, top, claim))
 
@@ -394,6 +394,29 @@ def _numbered_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[Bri
         return top
     return next((i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
                  and i.source in ("transcript", "ocr_spans") and _numbers(i.row_text) and _holds_asked(brief, i)), top)
+
+
+def _fullest_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> BriefItem:
+    """Of a yes/no question whose claim the marked line does not hold whole, the shown line about what it
+    asks (`_holds_asked`), on at the marked line's time (within 2 s), that holds the most of the claim's
+    words the marked line lacks, and of those the most words: "is the hay bale climb beside the duck pond?"
+    was judged YES of the sign HAY BALE CLIMB 11 AM, which names no place, with "The hay mail climb opens
+    at 11 o'clock beside the horse pad." said under it (test25). The marked line when no other says more;
+    not for a question that points at a time of the video (the mark is the line of that time)."""
+    words = set(stems(subject_words(number_words_to_digits(claim))))
+    lacking = words - set(stems(content_words(number_words_to_digits(top.row_text))))
+    if brief.windows or not lacking or top.start_s is None or top.end_s is None:
+        return top
+
+    def says(item: BriefItem) -> tuple[int, int]:
+        said = content_words(number_words_to_digits(item.row_text))
+        return len(lacking & set(stems(said))), len(said)
+
+    lines = [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
+             and i.source in ("transcript", "ocr_spans") and i.start_s is not None and i.end_s is not None
+             and i.start_s <= top.end_s + 2.0 and i.end_s >= top.start_s - 2.0 and _holds_asked(brief, i)]
+    best = max(lines, key=says, default=None)
+    return best if best is not None and says(best) > says(top) else top
 
 
 def _numbers_as_in(asked: str, line: str) -> str:

@@ -883,6 +883,30 @@ def test_a_yes_no_question_naming_a_number_is_judged_on_the_line_that_gives_one(
     assert plain is not None and "CARDIFF TRAIN LATE" in plain.evidence and not plain.other_number
 
 
+def test_a_yes_no_claim_the_marked_sign_does_not_hold_is_judged_on_the_line_said_under_it() -> None:
+    """"Is the hay bale climb beside the duck pond?" was judged YES of the marked sign HAY BALE CLIMB 11 AM,
+    which names no place, with the place said under it (test25). A line of another time is not taken,
+    whatever it says; a claim the sign holds whole is judged on the sign."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    sign = BriefItem("hit", "v", 126.0, 145.0, 'on-screen text: "HAY BALE CLIMB 11 AM"', 0.9, "SELECT 1",
+                     rows=({"text": "HAY BALE CLIMB 11 AM"},), source="ocr_spans", item_id=7, match=0.6)
+    heard = "The hay mail climb opens at 11 o'clock beside the horse pad."
+    said = BriefItem("hit", "v", 128.7, 133.0, f'speech: "{heard}"', 0.5, "SELECT 1", rows=({"text": heard},),
+                     source="transcript", item_id=6, match=0.4)
+    other = BriefItem("row", "v", 10.0, 13.0, 'speech: "The hay bale climb by the duck pond is for adults."', 0.3,
+                      "SELECT 1", rows=({"text": "The hay bale climb by the duck pond is for adults."},),
+                      source="transcript", item_id=2)
+    asked = "Is the hay bale climb beside the duck pond?"
+    brief = Brief(asked, "v", (sign, said, other))
+    assert brief.best_match is sign
+    line = yes_no_line(brief, max_tokens=600)
+    assert line is not None and "horse pad" in line.evidence and not line.other_number
+    whole = yes_no_line(Brief("Does the hay bale climb open at 11?", "v", (sign, said, other)), max_tokens=600)
+    assert whole is not None and "HAY BALE CLIMB 11 AM" in whole.evidence
+
+
 @pytest.mark.parametrize(("question", "taken"), [
     ("What does the red train do early in the morning?", True),
     # a sign names the topic ("QUIZ NIGHT" for "who's running the quiz tonight?", test19), not its answer
