@@ -30,7 +30,8 @@ questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-se
 videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise; `heldout24`: the
 twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise;
 `heldout25`: the twenty-fifth, videos only (HELDOUT25_VIDEOS), its questions (heldout25.jsonl, split 'test25')
-likewise."""
+likewise; `heldout26`: the twenty-sixth, videos only (HELDOUT26_VIDEOS), its questions (heldout26.jsonl, split
+'test26') likewise."""
 
 import argparse
 import sys
@@ -64,6 +65,7 @@ from bench.qset.spec import (
     HELDOUT23_VIDEOS,
     HELDOUT24_VIDEOS,
     HELDOUT25_VIDEOS,
+    HELDOUT26_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -121,6 +123,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout23": (None, None, HELDOUT23_VIDEOS),
     "heldout24": (None, None, HELDOUT24_VIDEOS),
     "heldout25": (None, None, HELDOUT25_VIDEOS),
+    "heldout26": (None, None, HELDOUT26_VIDEOS),
 }
 
 
