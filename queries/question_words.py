@@ -478,11 +478,13 @@ _AUXILIARY = re.compile(rf"^\W*(?:{_AUXILIARIES})\b", re.I)
 _NOT_YES_NO = re.compile(r"\b(?:what|when|where|which|who|whom|whose|why|how|or)\b", re.I)
 
 
-#: A phrase set before the question proper: with a comma ("In the rabbit cartoon, is Nora turning twelve?",
-#: "According to the clip, ..."), or a place named with 'in', 'on', 'for' ... and no comma ("in hillside herald
-#: is the fine thirty dollars?"). Not a wh- clause ("When it starts, is it late?" stays no yes/no question).
+#: A phrase set before the question proper: with a comma, a colon or a dash ("In the rabbit cartoon, is Nora
+#: turning twelve?", "According to the clip, ...", test26's "brougham bulletin: are the toffee apples ..."), or a
+#: place named with 'in', 'on', 'for' ... and no comma ("in hillside herald is the fine thirty dollars?"). Not a
+#: wh- clause ("When it starts, is it late?" stays no yes/no question).
 _FRONTED = re.compile(
-    rf"^(?:[^,?]{{1,60}},\s*(?=\w)|\W*{_LEAD}\b[^,?]{{1,40}}?\s(?=(?:{_AUXILIARIES})\b))", re.I
+    rf"^(?:[^,?]{{1,60}}?(?:,|:(?=\s)|\s[-\u2013\u2014])\s*(?=\w)|\W*{_LEAD}\b[^,?]{{1,40}}?\s(?=(?:{_AUXILIARIES})\b))",
+    re.I,
 )
 #: The second alternative of "A, or not A": it denies ("..., or is nothing said about that?", "..., or not?").
 _OR_DENIED = re.compile(r",?\s+or\s+(?=[^,]*\b(?:not|nothing|no|never|none|nobody|\w+n't)\b)[^,]*$", re.I)
@@ -512,6 +514,10 @@ def yes_no_question(question: str) -> str | None:
     ('is Nora turning twelve?', None)
     >>> yes_no_question("the bingo game is at two o'clock, right?"), yes_no_question("what is at two, right?")
     ("the bingo game is at two o'clock, right?", None)
+    >>> yes_no_question("sill almanac: is it at ten?"), yes_no_question("sill almanac - is it at ten?")
+    ('is it at ten?', 'is it at ten?')
+    >>> yes_no_question("At 2:40 in sill almanac, is the banner red?"), yes_no_question("At 2:40 is it red?")
+    ('is the banner red?', 'is it red?')
     """
     last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
     if _TAGGED.search(last) and not _ASKS_CONTENT.search(last):  # a statement and its tag asks yes or no
