@@ -921,7 +921,12 @@ def test_of_two_lines_at_the_asked_place_during_a_line_the_first_is_marked(two_l
     ("6 seconds in, what does the line below the top sign read?", "PLATFORM 10"),
     ("What is the second line of the top sign 6 seconds in?", "PLATFORM 10"),
     ("What does the lower caption read?", "CAMERA 2 NORTH GATE"),  # the one text at the bottom, no time asked
-    ("6 seconds in, what does the sign at the top read?", None),  # two lines at the top then: no one is it
+    # two lines at the top then, no line named: the top's first ("what does the top text read at 1:10?", test26,
+    # was marked on the second line, for the '10' of 1:10)
+    ("6 seconds in, what does the sign at the top read?", "PLATFORM 9 EXIT"),
+    # a second line under a text of no known place: the one second line on then ("theres a second line under
+    # the main banner, what does it say", test26, had no mark)
+    ("6 seconds in, theres a second line under the main banner, what does it say", "PLATFORM 10"),
     ("6 seconds in, what does the heading read?", "PLATFORM 9 EXIT"),  # the top's first line
     ("What is said while the lower caption is shown?", None),  # asks for speech
 ])  # fmt: skip
