@@ -40,7 +40,8 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     bring brings brought word words sentence
     sentences text texts
     sign signs written writing read reads reading caption captions title label message messages notice board
-    display displayed announce announces announced announcement tell tells told speak speaks spoken narrator
+    display displayed announce announces announced announcement announcer announcers tell tells told speak speaks spoken
+    narrator narrators
     describe describes give gives given long stay stays during part top bottom middle left right around near
     nearly mark after before next later earlier until while since between halfway through whole roughly about
     approximately exactly few several distinct different separate same other another colour color reason according

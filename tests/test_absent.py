@@ -87,6 +87,12 @@ def test_quoted_text() -> None:
         # ... unless it asks what is said: test18's "what does the man say about the kaleidoscope?" got a
         # sign's words read back
         ("What does the man say about the kaleidoscope?", Absent(words=("kaleidoscope",))),
+        # ... or for a value only speech or text gives: test25's "What time does the piccolo player start?" was
+        # answered with another line's hour
+        ("What time does the piccolo player start?", Absent(words=("piccolo",))),
+        # the one who speaks frames the question ('narrator', 'announcer'): test26's "What is the last thing the
+        # announcer talks about?" was answered that nothing mentions 'announcer'
+        ("What is the last thing the announcer talks about?", Absent()),
         ("Is the giraffe purple?", Absent(words=("giraffe", "purple"))),
         ("Is the giraffe brown?", Absent()),  # 'brown' is in a caption: one found word is enough to stay silent
         # quoted text: read by OCR or said, folded for case and punctuation, close misreadings accepted
