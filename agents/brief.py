@@ -392,8 +392,7 @@ def _numbered_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[Bri
     under it (test16). Not for a question that points at a time of the video (its numbers are no claim)."""
     if brief.windows or not _numbers(claim) or _numbers(top.row_text):
         return top
-    return next((i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
-                 and i.source in ("transcript", "ocr_spans") and _numbers(i.row_text) and _holds_asked(brief, i)), top)
+    return next((i for i in _lines_about(brief, top, shown) if _numbers(i.row_text)), top)
 
 
 def _fullest_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> BriefItem:
@@ -412,11 +411,16 @@ def _fullest_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[Brie
         said = content_words(number_words_to_digits(item.row_text))
         return len(lacking & set(stems(said))), len(said)
 
-    lines = [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
-             and i.source in ("transcript", "ocr_spans") and i.start_s is not None and i.end_s is not None
-             and i.start_s <= top.end_s + 2.0 and i.end_s >= top.start_s - 2.0 and _holds_asked(brief, i)]
+    lines = [i for i in _lines_about(brief, top, shown) if i.overlaps(top.start_s - 2.0, top.end_s + 2.0)]
     best = max(lines, key=says, default=None)
     return best if best is not None and says(best) > says(top) else top
+
+
+def _lines_about(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> list[BriefItem]:
+    """The shown lines other than the marked one, of its video, that are about what the question asks
+    (`_holds_asked`): speech and on-screen text, in the order shown."""
+    return [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
+            and i.source in ("transcript", "ocr_spans") and _holds_asked(brief, i)]
 
 
 def _numbers_as_in(asked: str, line: str) -> str:
