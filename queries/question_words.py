@@ -7,6 +7,8 @@ absence check (`queries.absent`) share them.
 import re
 from collections.abc import Collection, Sequence
 
+from queries.question_form import sentences
+
 __all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS",
            "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
            "forms_pattern", "mentioned_words", "mentions_either", "names_what",
@@ -520,7 +522,7 @@ def yes_no_question(question: str) -> str | None:
     >>> yes_no_question("At 2:40 in sill almanac, is the banner red?"), yes_no_question("At 2:40 is it red?")
     ('is the banner red?', 'is it red?')
     """
-    last = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+    last = (sentences(question) or [""])[-1]
     if _TAGGED.search(last) and not _ASKS_CONTENT.search(last):  # a statement and its tag asks yes or no
         return last
     if denied := _OR_DENIED.search(last):
