@@ -31,7 +31,8 @@ videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') 
 twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise;
 `heldout25`: the twenty-fifth, videos only (HELDOUT25_VIDEOS), its questions (heldout25.jsonl, split 'test25')
 likewise; `heldout26`: the twenty-sixth, videos only (HELDOUT26_VIDEOS), its questions (heldout26.jsonl, split
-'test26') likewise."""
+'test26') likewise; `heldout27`: the twenty-seventh, videos only (HELDOUT27_VIDEOS), its questions
+(heldout27.jsonl, split 'test27') likewise."""
 
 import argparse
 import sys
@@ -66,6 +67,7 @@ from bench.qset.spec import (
     HELDOUT24_VIDEOS,
     HELDOUT25_VIDEOS,
     HELDOUT26_VIDEOS,
+    HELDOUT27_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -124,6 +126,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
     "heldout24": (None, None, HELDOUT24_VIDEOS),
     "heldout25": (None, None, HELDOUT25_VIDEOS),
     "heldout26": (None, None, HELDOUT26_VIDEOS),
+    "heldout27": (None, None, HELDOUT27_VIDEOS),
 }
 
 

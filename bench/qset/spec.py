@@ -627,6 +627,22 @@ KINDS: dict[str, Kind] = {
     "fudge": Kind("Homemade fudge is sold in the {room} for {price_words} dollars a box.", "room", "homemade fudge"),
     "bubble": Kind("The bubble show has moved to the {area} because {cause}.", "area", "the bubble show"),
     "drummers": Kind("The drummers will play by the {landmark} at {hour_words} o'clock.", "landmark", "the drummers"),
+    # Kinds only the twenty-seventh held-out set (HELDOUT27_VIDEOS) says: a storyteller's hour and room, pretzels'
+    # price and stall, paddle boats' place and price a ride, a frisbee contest's area and hour, iced tea's stall and
+    # last hour, cupcakes' room and price a box, why the dog agility moved, the folk singers' place and hour.
+    "storyteller": Kind("The storyteller reads at {hour_words} o'clock in the {room}.", "room", "the storyteller"),
+    "pretzel": Kind("Pretzels cost {price_words} dollars at the {stall}.", "stall", "pretzels"),
+    "paddleboat": Kind(
+        "The paddle boats are beside the {landmark}, and each ride costs {price_words} dollars.", "landmark",
+        "the paddle boats",
+    ),
+    "frisbee": Kind("The frisbee contest is on the {area} at {hour_words} o'clock.", "area", "the frisbee contest"),
+    "icedtea": Kind("Iced tea is served at the {stall} until {hour_words} o'clock.", "stall", "iced tea"),
+    "cupcake": Kind("Cupcakes are sold in the {room} for {price_words} dollars a box.", "room", "cupcakes"),
+    "agility": Kind("The dog agility has moved to the {area} because {cause}.", "area", "the dog agility"),
+    "folksingers": Kind(
+        "The folk singers will perform by the {landmark} at {hour_words} o'clock.", "landmark", "the folk singers"
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -4807,3 +4823,125 @@ HELDOUT26_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT26_BY_NAME = {v.name: v for v in HELDOUT26_VIDEOS}
+
+
+HELDOUT27_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "spillway_gazette",
+        Footage("vtest", 55.0, loops=_looped(55.0, 170.0), width=640),
+        170.0,
+        VTEST_SCENE,
+        (
+            _line("storyteller", 3.0, hour=2, room="coach house"),
+            _line("pretzel", 23.0, price=3, stall="snack van"),
+            _line("paddleboat", 46.0, landmark="boat ramp", price=4),
+            _line("frisbee", 66.0, area="school yard", hour=11),
+            _line("icedtea", 88.0, stall="tea hut", hour=6),
+            _line("cupcake", 107.0, room="reading room", price=5),
+            _line("agility", 129.0, area="far field", cause="the stage is broken"),
+            _line("folksingers", 151.0, landmark="water tower", hour=4),
+        ),
+        (
+            Sign("STORYTELLER AT 2", 0.0, 21.0),
+            Sign("IN THE COACH HOUSE", 4.0, 18.0, "top2"),
+            Sign("PRETZELS 3 DOLLARS", 21.0, 44.0),
+            Sign("AT THE SNACK VAN", 24.0, 40.0, "bottom"),
+            Sign("PADDLE BOATS 4 A RIDE", 44.0, 64.0),
+            Sign("FRISBEE AT 11", 64.0, 86.0),
+            Sign("ICED TEA TILL 6", 86.0, 105.0),
+            Sign("TEA HUT", 90.0, 103.0, "bottom"),
+            Sign("CUPCAKES 5 DOLLARS A BOX", 105.0, 127.0),
+            Sign("DOG AGILITY MOVED", 127.0, 149.0),
+            Sign("STAGE IS BROKEN", 131.0, 146.0, "top2"),
+            Sign("FOLK SINGERS AT 4", 149.0, 170.0),
+        ),
+        vtest_counts_looped(55.0, 170.0),
+        ("dingo", "oboe"),
+    ),
+    Video(
+        "thatch_courier",
+        Footage("bigbuckbunny", 4.0, loops=31, width=640, fps=25),
+        160.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("folksingers", 3.0, landmark="phone box", hour=12),
+            _line("agility", 24.0, area="lower field", cause="the path is flooded"),
+            _line("cupcake", 45.0, room="sun lounge", price=2),
+            _line("icedtea", 66.0, stall="corner shop", hour=7),
+            _line("frisbee", 87.0, area="upper field", hour=1),
+            _line("paddleboat", 108.0, landmark="old oak tree", price=3),
+            _line("pretzel", 129.0, price=4, stall="juice bar"),
+            _line("storyteller", 150.0, hour=10, room="hay barn"),
+        ),
+        (
+            Sign("FOLK SINGERS AT 12", 0.0, 20.0),
+            Sign("BY THE PHONE BOX", 2.0, 18.0, "bottom"),
+            Sign("DOG AGILITY MOVED", 20.0, 42.0),
+            Sign("CUPCAKES IN SUN LOUNGE", 42.0, 62.0),
+            Sign("ICED TEA AT CORNER SHOP", 62.0, 84.0),
+            Sign("UNTIL 7", 64.0, 80.0, "top2"),
+            Sign("FRISBEE AT 1", 84.0, 104.0),
+            Sign("PADDLE BOATS 3 DOLLARS", 104.0, 126.0),
+            Sign("BY THE OAK TREE", 108.0, 123.0, "bottom"),
+            Sign("PRETZELS AT JUICE BAR", 126.0, 146.0),
+            Sign("STORYTELLER IN HAY BARN", 146.0, 160.0),
+        ),
+        (),
+        ("marmot", "bongo"),
+    ),
+    Video(
+        "acorn_notes",
+        Footage("tree.avi", 2.0, loops=3, width=640, fps=15),
+        50.0,
+        TREE_SCENE,
+        (
+            _line("paddleboat", 1.0, landmark="old mill", price=5),
+            _line("folksingers", 17.0, landmark="town hall", hour=3),
+            _line("icedtea", 33.0, stall="cafe", hour=5),
+        ),
+        (
+            Sign("PADDLE BOATS 5 DOLLARS", 0.0, 16.0),
+            Sign("FOLK SINGERS AT 3", 16.0, 32.0),
+            Sign("ICED TEA AT THE CAFE", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("ibex", "glockenspiel"),
+    ),
+    Video(
+        "barouche_bulletin",
+        Footage("carphone", 2.0, loops=13, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("pretzel", 1.0, price=2, stall="gift shop"),
+            _line("frisbee", 17.0, area="west field", hour=2),
+            _line("cupcake", 33.0, room="main hall", price=4),
+        ),
+        (
+            Sign("PRETZELS 2 DOLLARS", 0.0, 16.0),
+            Sign("FRISBEE AT 2", 16.0, 32.0),
+            Sign("CUPCAKES IN MAIN HALL", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (8.0, 25.0, 41.0)),
+        ("okapi", "harpsichord"),
+    ),
+    Video(
+        "scullery_minutes",
+        Footage("Megamind.avi", 6.0, loops=5, width=640, fps=12),
+        50.0,
+        DINNER_SCENE,
+        (
+            _line("agility", 1.0, area="playground", cause="the floor is wet"),
+            _line("storyteller", 17.0, hour=6, room="library"),
+            _line("frisbee", 33.0, area="car park", hour=9),
+        ),
+        (
+            Sign("DOG AGILITY MOVED", 0.0, 16.0),
+            Sign("STORYTELLER AT 6", 16.0, 32.0),
+            Sign("FRISBEE AT 9", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("capybara", "xylophone"),
+    ),
+)
+HELDOUT27_BY_NAME = {v.name: v for v in HELDOUT27_VIDEOS}
