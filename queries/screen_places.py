@@ -45,8 +45,9 @@ TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlay
 #: heading", "under a heading": the top's second line.
 _BELOW_TOP = re.compile(rf"\b(?:below|under|underneath|beneath)\s+(?:the\s+|a\s+)?(?:(?:top|upper|first)\s+"
                         rf"(?:{TEXT_NOUNS}|lines?|boards?)|headings?|headlines?)\b", re.I)
-#: "the lower caption", "the top banner": the place said as an adjective of the text.
-_PLACE_ADJECTIVE = re.compile(rf"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:{TEXT_NOUNS}|"
+#: "the lower caption", "the top banner", "the top one" (of two texts just named): the place said as an adjective of
+#: the text.
+_PLACE_ADJECTIVE = re.compile(rf"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:{TEXT_NOUNS}|ones?|"
                               r"lines?|boards?|subtitles?)\b", re.I)
 _NTH_LINE = re.compile(r"\b(second|2nd|third|3rd)[\s-]+lines?\b", re.I)
 #: "the lower of the two top lines": the second line, "the upper of the two lines": the first.

@@ -885,6 +885,10 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
     # the sentence that asks names the place, not the one that sets the scene (test25)
     ("At 0:36 there's a caption at the bottom and a text up top. What does the one at the top read?", "top", None),
     ("There is a caption at the bottom. What does it say?", "bottom", None),  # the asking one names none
+    # 'one' stands for the text just named: test27's "... a caption at the bottom and a line at the top. What does
+    # the top one say?" was answered with the bottom caption
+    ("There's a caption at the bottom and a line at the top. What does the top one say?", "top", None),
+    ("Two lines of text are on screen. What does the lower one read?", "bottom", None),
 ])  # fmt: skip
 def test_the_place_and_line_a_question_asks_for(question: str, place: str | None, line: int | None) -> None:
     assert (asked_place(question), asked_line(question)) == (place, line)
