@@ -11,7 +11,7 @@ import pytest
 
 from agents.choices import normalize_answer
 from agents.evaluation import QuestionSetError, load_jsonl, select
-from bench.qset import heldout
+from bench.qset import heldout, spec
 from bench.qset.build import speech_seconds
 from bench.qset.heldout import (
     HELDOUT2_PATH,
@@ -54,6 +54,7 @@ from bench.qset.spec import (
     Video,
 )
 
+QSET = Path(heldout.__file__).parent
 RECORDS = heldout.load()
 RECORDS2 = heldout.load(HELDOUT2_PATH)
 RECORDS3 = heldout.load(HELDOUT3_PATH)
@@ -440,48 +441,37 @@ def test_videos_are_well_formed(records: object, videos: tuple[Video, ...]) -> N
             assert 0 <= c.t_s < video.duration_s and c.low <= c.high
 
 
-@pytest.mark.parametrize(
-    ("name", "n", "per_type"),
-    [("heldout8", 150, 10), ("heldout9", 120, 8), ("heldout10", 120, 8), ("heldout11", 120, 8), ("heldout12", 120, 8),
-     ("heldout13", 120, 8), ("heldout14", 120, 8), ("heldout15", 120, 8), ("heldout16", 120, 8),
-     ("heldout17", 120, 8), ("heldout18", 120, 8), ("heldout19", 120, 8),
-     ("heldout20", 120, 8), ("heldout21", 120, 8), ("heldout22", 120, 8), ("heldout23", 120, 8),
-     ("heldout24", 120, 8), ("heldout25", 120, 8), ("heldout26", 120, 8),
-     ("heldout27", 120, 8)],
-)
-def test_the_hand_written_sets_are_over_their_own_videos(name: str, n: int, per_type: int) -> None:
-    """heldout8.jsonl to heldout27.jsonl: questions written from a facts sheet alone (no
-    generator), as many of each type, every one about a video of the set, asked as its own split (test8...)."""
-    from collections import Counter
-
-    from bench.qset import spec
-
-    by_name = getattr(spec, f"{name.upper()}_BY_NAME")
-    path = Path(__file__).resolve().parents[1] / "bench" / "qset" / f"{name}.jsonl"
-    questions = load_jsonl(path, lambda v: Path("/videos") / v)
-    assert len(questions) == n and set(Counter(q.type for q in questions).values()) == {per_type}
-    assert {Path(q.video).stem for q in questions} == set(by_name)
-    assert {q.split for q in questions} == {f"test{name.removeprefix('heldout')}"}
+# Every hand-written set whose questions are written (a set's videos land before them): heldout8 has 10 of each type.
+WRITTEN_SETS = [n for n in spec.HANDWRITTEN_SETS if (QSET / f"heldout{n}.jsonl").is_file()]
 
 
-@pytest.mark.parametrize(
-    ("n", "size"),
-    [(9, 4), (10, 5), (11, 5), (12, 5), (13, 5), (14, 5), (15, 5), (16, 5), (17, 5), (18, 5), (19, 5), (20, 5),
-     (21, 5), (22, 5), (23, 5), (24, 5), (25, 5), (26, 5), (27, 5)],
-)
-def test_the_ninth_and_tenth_sets_are_new_and_well_formed(n: int, size: int) -> None:
-    """HELDOUT9_VIDEOS .. HELDOUT27_VIDEOS (videos only, their questions written from heldout{n}_facts.md):
+@pytest.mark.parametrize("n", WRITTEN_SETS, ids=[f"heldout{n}" for n in WRITTEN_SETS])
+def test_the_hand_written_sets_are_over_their_own_videos(n: int) -> None:
+    """heldout8.jsonl to the newest: questions written from a facts sheet alone (no generator), as many of
+    each type (120: 8 of each of 15), every one about a video of the set, asked as its own split (test8...)."""
+    per_type = 10 if n == 8 else 8
+    questions = load_jsonl(QSET / f"heldout{n}.jsonl", lambda v: Path("/videos") / v)
+    assert len(questions) == 15 * per_type and set(Counter(q.type for q in questions).values()) == {per_type}
+    assert {Path(q.video).stem for q in questions} == {v.name for v in spec.HANDWRITTEN_SETS[n]}
+    assert {q.split for q in questions} == {f"test{n}"}
+
+
+NEWER_SETS = [n for n in spec.HANDWRITTEN_SETS if n >= 9]
+
+
+@pytest.mark.parametrize("n", NEWER_SETS, ids=[f"heldout{n}" for n in NEWER_SETS])
+def test_the_ninth_and_later_sets_are_new_and_well_formed(n: int) -> None:
+    """HELDOUT9_VIDEOS to the newest (videos only, their questions written from heldout{n}_facts.md):
     names no earlier set uses, kinds that exist and at least five that no earlier set says, lines that do not
     overlap, signs within the video (a 'top2' under a top sign), and absent words that no video of this set or
     an earlier one says or shows."""
-    from bench.qset import spec
-
-    videos = getattr(spec, f"HELDOUT{n}_VIDEOS")
-    by_name = getattr(spec, f"HELDOUT{n}_BY_NAME")
+    videos = spec.HANDWRITTEN_SETS[n]
+    by_name = {v.name: v for v in videos}
+    size = 4 if n == 9 else 5
     earlier = [
         *spec.VIDEOS, spec.CITY_DAY_10MIN, *HELDOUT_VIDEOS, *HELDOUT2_VIDEOS, *HELDOUT3_VIDEOS, *HELDOUT4_VIDEOS,
         *HELDOUT5_VIDEOS, *HELDOUT6_VIDEOS, *HELDOUT7_VIDEOS, *spec.HELDOUT8_VIDEOS,
-        *(v for k in range(9, n) for v in getattr(spec, f"HELDOUT{k}_VIDEOS")),
+        *(v for k in range(9, n) for v in spec.HANDWRITTEN_SETS[k]),
     ]  # fmt: skip
     assert len(by_name) == len(videos) == size
     assert not set(by_name) & {v.name for v in earlier}
@@ -512,8 +502,10 @@ def test_a_hand_written_record_is_widened_as_the_generated_sets_are() -> None:
     the accept lists the generated sets have; the writer's own words stay first."""
     from bench.qset.handwritten import widened
 
-    when = widened({"type": "when", "format": "open", "answer": "1:30", "accept": ["ninety seconds"],
-                    "time_window_s": [88, 95]}, "test9")
+    when = widened(
+        {"type": "when", "format": "open", "answer": "1:30", "accept": ["ninety seconds"], "time_window_s": [88, 95]},
+        "test9",
+    )
     assert when["accept"][0] == "ninety seconds" and {"1:30", "90 s", "1 minute 28"} <= set(when["accept"])
     assert {"87.5", "96 s"} <= set(when["accept"]) and "86 s" not in when["accept"]  # a second either side
     assert when["split"] == "test9" and when["phrasing"] == "writer"

@@ -7,32 +7,10 @@ heldout3.jsonl, split 'test3'); `heldout4`: the fourth (generate4 -> heldout4.js
 `heldout5`: the fifth (generate5 -> heldout5.jsonl, split 'test5'); `heldout6`: the sixth (generate6 ->
 heldout6.jsonl, split 'test6', a third of it in new phrasings); `heldout7`: the seventh (generate7 ->
 heldout7.jsonl, split 'test7', half of each type's open questions in phrasings no earlier set uses);
-`heldout8`: the eighth, videos only (HELDOUT8_VIDEOS): its questions (heldout8.jsonl, split 'test8') were
-written by hand from the facts sheet heldout8_facts.md by someone who never saw the code, so there is no
-generator (--check and --questions are refused, --no-videos does nothing); `heldout9`: the ninth, videos only
-(HELDOUT9_VIDEOS), its questions to be written by hand from the facts sheet heldout9_facts.md likewise;
-`heldout10`: the tenth, videos only (HELDOUT10_VIDEOS), its questions (heldout10.jsonl, split 'test10') written
-from heldout10_facts.md likewise; `heldout11`: the eleventh, videos only (HELDOUT11_VIDEOS), its questions
-(heldout11.jsonl, split 'test11') written from heldout11_facts.md likewise; `heldout12`: the twelfth, videos
-only (HELDOUT12_VIDEOS), its questions (heldout12.jsonl, split 'test12') written from heldout12_facts.md likewise;
-`heldout13`: the thirteenth, videos only (HELDOUT13_VIDEOS), its questions (heldout13.jsonl, split 'test13') written
-from heldout13_facts.md likewise; `heldout14`: the fourteenth, videos only (HELDOUT14_VIDEOS), its questions
-(heldout14.jsonl, split 'test14') written from heldout14_facts.md likewise; `heldout15`: the fifteenth, videos
-only (HELDOUT15_VIDEOS), its questions (heldout15.jsonl, split 'test15') written from heldout15_facts.md likewise;
-`heldout16`: the sixteenth, videos only (HELDOUT16_VIDEOS), its questions (heldout16.jsonl, split 'test16') likewise;
-`heldout17`: the seventeenth, videos only (HELDOUT17_VIDEOS), its questions (heldout17.jsonl, split 'test17')
-likewise; `heldout18`: the eighteenth, videos only (HELDOUT18_VIDEOS), its questions (heldout18.jsonl, split
-'test18') likewise; `heldout19`: the nineteenth, videos only (HELDOUT19_VIDEOS), its questions (heldout19.jsonl,
-split 'test19') likewise; `heldout20`: the twentieth, videos only (HELDOUT20_VIDEOS), its questions
-(heldout20.jsonl, split 'test20') likewise; `heldout21`: the twenty-first, videos only (HELDOUT21_VIDEOS), its
-questions (heldout21.jsonl, split 'test21') likewise; `heldout22`: the twenty-second, videos only
-(HELDOUT22_VIDEOS), its questions (heldout22.jsonl, split 'test22') likewise; `heldout23`: the twenty-third,
-videos only (HELDOUT23_VIDEOS), its questions (heldout23.jsonl, split 'test23') likewise; `heldout24`: the
-twenty-fourth, videos only (HELDOUT24_VIDEOS), its questions (heldout24.jsonl, split 'test24') likewise;
-`heldout25`: the twenty-fifth, videos only (HELDOUT25_VIDEOS), its questions (heldout25.jsonl, split 'test25')
-likewise; `heldout26`: the twenty-sixth, videos only (HELDOUT26_VIDEOS), its questions (heldout26.jsonl, split
-'test26') likewise; `heldout27`: the twenty-seventh, videos only (HELDOUT27_VIDEOS), its questions
-(heldout27.jsonl, split 'test27') likewise."""
+`heldout8` to the newest (spec.HANDWRITTEN_SETS): videos only, their
+questions (heldout{n}.jsonl, split 'test{n}') written by hand from the facts sheet heldout{n}_facts.md by
+someone who never saw the code, so there is no generator (--check and --questions are refused, --no-videos does
+nothing)."""
 
 import argparse
 import sys
@@ -42,32 +20,13 @@ from pathlib import Path
 from bench.qset import heldout, questions
 from bench.qset.build import default_out_dir, ensure_videos, speech_seconds
 from bench.qset.spec import (
+    HANDWRITTEN_SETS,
     HELDOUT2_VIDEOS,
     HELDOUT3_VIDEOS,
     HELDOUT4_VIDEOS,
     HELDOUT5_VIDEOS,
     HELDOUT6_VIDEOS,
     HELDOUT7_VIDEOS,
-    HELDOUT8_VIDEOS,
-    HELDOUT9_VIDEOS,
-    HELDOUT10_VIDEOS,
-    HELDOUT11_VIDEOS,
-    HELDOUT12_VIDEOS,
-    HELDOUT13_VIDEOS,
-    HELDOUT14_VIDEOS,
-    HELDOUT15_VIDEOS,
-    HELDOUT16_VIDEOS,
-    HELDOUT17_VIDEOS,
-    HELDOUT18_VIDEOS,
-    HELDOUT19_VIDEOS,
-    HELDOUT20_VIDEOS,
-    HELDOUT21_VIDEOS,
-    HELDOUT22_VIDEOS,
-    HELDOUT23_VIDEOS,
-    HELDOUT24_VIDEOS,
-    HELDOUT25_VIDEOS,
-    HELDOUT26_VIDEOS,
-    HELDOUT27_VIDEOS,
     HELDOUT_VIDEOS,
     VIDEOS,
     Video,
@@ -107,26 +66,7 @@ SETS: dict[str, tuple[Path | None, Callable[[], str] | None, Sequence[Video]]] =
         lambda: heldout.dumps(heldout.generate7(speech_seconds), heldout.HEAD7),
         HELDOUT7_VIDEOS,
     ),
-    "heldout8": (None, None, HELDOUT8_VIDEOS),
-    "heldout9": (None, None, HELDOUT9_VIDEOS),
-    "heldout10": (None, None, HELDOUT10_VIDEOS),
-    "heldout11": (None, None, HELDOUT11_VIDEOS),
-    "heldout12": (None, None, HELDOUT12_VIDEOS),
-    "heldout13": (None, None, HELDOUT13_VIDEOS),
-    "heldout14": (None, None, HELDOUT14_VIDEOS),
-    "heldout15": (None, None, HELDOUT15_VIDEOS),
-    "heldout16": (None, None, HELDOUT16_VIDEOS),
-    "heldout17": (None, None, HELDOUT17_VIDEOS),
-    "heldout18": (None, None, HELDOUT18_VIDEOS),
-    "heldout19": (None, None, HELDOUT19_VIDEOS),
-    "heldout20": (None, None, HELDOUT20_VIDEOS),
-    "heldout21": (None, None, HELDOUT21_VIDEOS),
-    "heldout22": (None, None, HELDOUT22_VIDEOS),
-    "heldout23": (None, None, HELDOUT23_VIDEOS),
-    "heldout24": (None, None, HELDOUT24_VIDEOS),
-    "heldout25": (None, None, HELDOUT25_VIDEOS),
-    "heldout26": (None, None, HELDOUT26_VIDEOS),
-    "heldout27": (None, None, HELDOUT27_VIDEOS),
+    **{f"heldout{n}": (None, None, videos) for n, videos in HANDWRITTEN_SETS.items()},
 }
 
 

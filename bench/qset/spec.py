@@ -4945,3 +4945,13 @@ HELDOUT27_VIDEOS: tuple[Video, ...] = (
     ),
 )
 HELDOUT27_BY_NAME = {v.name: v for v in HELDOUT27_VIDEOS}
+
+#: The hand-written held-out sets by number, their videos: set `heldout{n}` is built from these, its questions
+#: (bench/qset/heldout{n}.jsonl, split `test{n}`) were written from bench/qset/heldout{n}_facts.md alone. The
+#: set's command (python -m bench.qset heldout{n}) and tests follow this table: a new set is one entry here.
+HANDWRITTEN_SETS: dict[int, tuple[Video, ...]] = {
+    8: HELDOUT8_VIDEOS, 9: HELDOUT9_VIDEOS, 10: HELDOUT10_VIDEOS, 11: HELDOUT11_VIDEOS, 12: HELDOUT12_VIDEOS,
+    13: HELDOUT13_VIDEOS, 14: HELDOUT14_VIDEOS, 15: HELDOUT15_VIDEOS, 16: HELDOUT16_VIDEOS, 17: HELDOUT17_VIDEOS,
+    18: HELDOUT18_VIDEOS, 19: HELDOUT19_VIDEOS, 20: HELDOUT20_VIDEOS, 21: HELDOUT21_VIDEOS, 22: HELDOUT22_VIDEOS,
+    23: HELDOUT23_VIDEOS, 24: HELDOUT24_VIDEOS, 25: HELDOUT25_VIDEOS, 26: HELDOUT26_VIDEOS, 27: HELDOUT27_VIDEOS,
+}  # fmt: skip
