@@ -1,6 +1,7 @@
 """Ingesting real clips: transcript quality, idempotence, bad inputs leave the memory intact."""
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -150,6 +151,25 @@ def test_command_line_ingest_sql_info(media: dict[str, Path], tmp_path: Path, tr
     for cmd in ("ingest", "sql", "info", "models"):
         helped = _vidmem(cmd, "--help")
         assert helped.returncode == 0 and "usage: vidmem " + cmd in helped.stdout
+
+
+def test_the_transcript_does_not_depend_on_the_blas_threads(media: dict[str, Path], tmp_path: Path) -> None:
+    """A worker of `-j 2` runs its libraries on a share of the cores (OPENBLAS_NUM_THREADS, ingest/workers.py),
+    a lone ingest on all of them; numpy's BLAS computes Whisper's features, and with one thread or two its
+    sums differ in the last bits (speech_sign's avg_logprob -0.2440 against -0.2509), which changed a word
+    of a longer video. The same clip gets the same rows either way, to the last bit."""
+    rows = []
+    for threads in ("1", "2"):
+        mem = str(tmp_path / f"blas{threads}.duckdb")
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": threads}
+        done = subprocess.run(
+            [sys.executable, "-m", "vidmem", "ingest", str(media["speech_sign"]), "--only", "asr", "--memory", mem],
+            capture_output=True, text=True, timeout=600, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        with open_memory(Path(mem), read_only=True) as memory:
+            rows.append(memory.query("SELECT text, avg_logprob, start_s, end_s FROM transcript").to_pylist())
+    assert rows[0] and rows[0] == rows[1]
 
 
 def test_music_without_speech_stores_no_invented_words(media: dict[str, Path], tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ import logging
 from pathlib import Path
 from typing import Any, ClassVar
 
+from threadpoolctl import threadpool_limits
+
 from ingest.errors import RoleUnavailable, first_line
 from ingest.models.whisper_weights import resolve_whisper
 from ingest.roles.extractor import Availability, Extractor, VideoContext
@@ -58,6 +60,15 @@ class SpeechRecognizer(Extractor):
         return self._model
 
     def end(self, ctx: VideoContext) -> None:
+        # numpy's BLAS computes Whisper's log-mel features, and its sums differ in the last bits with its
+        # thread count, which beam search turns into other words: spillway_gazette's "The storyteller reads
+        # at two" was "The store retailer" in a worker of -j 2 (one thread each), "storyteller" in a lone
+        # ingest (all cores). One thread, whatever the process and the user's settings: the transcript of a
+        # video does not depend on how it was ingested. The features take ~0.1 s a minute on one thread.
+        with threadpool_limits(limits=1, user_api="blas"):
+            self._transcribe(ctx)
+
+    def _transcribe(self, ctx: VideoContext) -> None:
         cfg = self.settings.asr
         model = self._load()
         segments, info = model.transcribe(
