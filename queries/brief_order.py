@@ -17,7 +17,7 @@ from queries.brief_items import BriefItem, clip_text, hit_item, recorded_sql
 from queries.errors import QueryError
 from queries.question_words import content_words, stems, without_file_name
 from queries.run import run_sql
-from queries.screen_places import line_fits, video_span_places
+from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.text_kinds import named_sources, wanted_sources
 from queries.time_phrases import number_words_to_digits
@@ -205,6 +205,9 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         rows = run_sql(memory, sql, args).to_pylist()
         if relation in ("replaced", "displaced"):
             rows = _in_its_place(memory, anchor, rows, before=relation == "displaced")
+        elif relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "ocr_spans" \
+                and (placed := _at_asked_place(memory, anchor, relation, question.replace(phrase, " "))):
+            sql, args, rows = placed
         if relation == "while" and not rows:
             # nothing of the other kind overlaps X for half its time: the one that overlaps it most, said
             # partly while X was on ("said while the MAZE line was on screen": the leash line ended
@@ -273,6 +276,25 @@ def _in_its_place(
     same = [r for r in rows if r["source"] == "ocr_spans" and _same_place(places.get(int(r["item_id"])), where)
             and (r["end_s"] <= anchor.start_s + AT_START_S if before else r["start_s"] >= anchor.end_s - AT_START_S)]
     return same[:1] or rows[:1]
+
+
+def _at_asked_place(
+    memory: Memory, anchor: TextHit, relation: str, rest: str
+) -> tuple[str, list[Any], list[dict[str, Any]]] | None:
+    """For "which top text comes right before CUPCAKES 5 DOLLARS A BOX?": of the texts before (or after) the
+    anchor, the nearest at the place and line the rest of the question names (its first line when it names
+    none), with its query; None when the rest names no place or no text is there. test27's was answered
+    with TEA HUT, a bottom caption that came up after the top text asked."""
+    want = asked_place(rest)
+    if want is None:
+        return None
+    line = asked_line(rest) or 1
+    sql = _EARLIER_SQL if relation == "before" else _LATER_SQL
+    args: list[Any] = [anchor.video_id, anchor.source, anchor.start_s]
+    places = video_span_places(memory, anchor.video_id)
+    rows = [r for r in run_sql(memory, sql, args).to_pylist()
+            if (at := places.get(int(r["item_id"]))) is not None and at[0] == want and line_fits(line, at[1])]
+    return (sql, args, rows[:1]) if rows else None
 
 
 def _same_place(place: tuple[str, int | None] | None, where: tuple[str, int | None]) -> bool:

@@ -556,6 +556,19 @@ def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, 
     assert brief.best_match.source == "ocr_spans" and brief.best_match.row_keys and brief.best_match.place == place
 
 
+@pytest.mark.parametrize(("question", "marked"), [
+    ("Which bottom text comes right after PLATFORM 9 EXIT?", "CAMERA 2 NORTH GATE"),  # PLATFORM 10 (top) is next
+    ("which top text comes right after PLATFORM 9 EXIT", "PLATFORM 10"),
+    ("What text comes right after PLATFORM 9 EXIT?", "PLATFORM 10"),  # no place named: the next text
+])  # fmt: skip
+def test_the_text_before_or_after_another_is_found_at_the_asked_place(placed: Any, question: str, marked: str) -> None:
+    """test27's "which top text comes right before CUPCAKES 5 DOLLARS A BOX?" was answered with a bottom
+    caption that came up after the top text asked: the neighbour is looked for at the place the question
+    names."""
+    best = evidence_brief(placed, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text == marked, best
+
+
 def test_at_the_videos_end_a_text_read_until_the_frame_before_is_on(minilm: Any, tmp_path: Path) -> None:
     """test22's "whats written on screen near the end" marked nothing: 'near the end' is the video's last
     instant, after the last frame read, and the text read until the frame before it was not on then."""
