@@ -52,6 +52,7 @@ from queries.brief_counts import (
     count_items,
     distinct_text_items,
     fold_text,
+    nth_said_items,
     nth_text_items,
     speech_turn_items,
     speech_value_items,
@@ -461,6 +462,8 @@ def evidence_brief(
         order = order_items(memory, vid, question, encoder)
         if not order:  # "the last new text to show up": which of the texts, by when each first appeared
             order = nth_text_items(memory, vid, facts, question, windows)
+        if not order:  # "the very last announcement": the last stretch of speech
+            order = nth_said_items(memory, vid, question, windows)
         items += order
         valued = counted_value(question) if counting and not archive and not unread else None
         counts_speech = _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)

@@ -18,6 +18,7 @@ from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, 
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
 from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
+from queries.text_kinds import named_sources
 from queries.time_phrases import TimeWindow, at_video_end
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "count_items",
     "distinct_text_items",
     "fold_text",
+    "nth_said",
+    "nth_said_items",
     "nth_text",
     "nth_text_items",
     "speech_turn_items",
@@ -318,6 +321,56 @@ def nth_text_items(
         "order", vid, start, end, f'on-screen text {label}: "{clip_text(text)}"', 1.0,
         recorded_sql(_DISTINCT_SQL, vid), ({**row, "start_s": start, "end_s": end},), "ocr_spans",
         int(row["item_id"]), place=place, line=at_line,
+    )]
+
+
+#: "the very last announcement", "the first thing the voice says", "what is the final thing announced?": an
+#: ordinal of the speech itself, in a question that names speech as such and no on-screen text. Only the last
+#: or first of its stretches of speech (`speech_turns`) is asked: of every set's 6,835 questions this reads
+#: nine, all asking for the first or last thing said ("which is announced first, A or B?" names no such noun).
+_NTH_SAID = re.compile(r"\b(first|last|final|earliest|latest)\s+(?:thing|announcement|sentence|message|line)s?\b", re.I)
+#: A question that places the line by another ("the first thing said after the bus is announced") asks
+#: that relation (`queries.brief_order`), not the video's first line.
+_RELATIVE = re.compile(r"\b(?:after|before|following|while|during|once|since|until)\b", re.I)
+
+
+def nth_said(question: str) -> str | None:
+    """'first' or 'last' when the question asks for the first or last thing said in the video.
+
+    >>> nth_said("What's the very last announcement the voice makes?"), nth_said("the first thing announced?")
+    ('last', 'first')
+    >>> nth_said("what's the last thing written in the top box?"), nth_said("Which is announced first, A or B?")
+    (None, None)
+    >>> nth_said("What is the first thing said after the bus is mentioned?"), nth_said("the last line?")
+    (None, None)
+    """
+    if named_sources(question, plain_say=False) != {"transcript"} or asked_place(question) is not None:
+        return None
+    if _RELATIVE.search(question):
+        return None
+    m = _NTH_SAID.search(_without_named_texts(question))
+    return _NTH[m.group(1).lower()] if m else None
+
+
+def nth_said_items(memory: Memory, vid: str, question: str, windows: Sequence[TimeWindow] = ()) -> list[BriefItem]:
+    """The first or last stretch of speech (`speech_turns`; within the question's time windows), as one line
+    the brief marks, when the question asks for it (`nth_said`): "What's the very last announcement the voice
+    makes?" of a 170 s video whose 20 lines did not all fit the brief was answered with a sign from its
+    middle. None for a question that asks no such ordinal, and where no speech is in the windows."""
+    which = nth_said(question)
+    if which is None:
+        return []
+    _, turns = _turns_in(memory, vid, windows)
+    if not turns:
+        return []
+    turn = turns[-1] if which == "last" else turns[0]
+    text = " ".join(str(r["text"]).strip() for r in turn)
+    during = f" in {_windows_text(windows)}" if windows else ""
+    label = f"{which} of {len(turns)} separate stretches of speech{during}"
+    start, end = float(turn[0]["start_s"]), float(turn[-1]["end_s"])
+    return [BriefItem(
+        "order", vid, start, end, f'speech {label}: "{clip_text(text)}"', 1.0, recorded_sql(_TURNS_SQL, vid),
+        tuple(turn), "transcript", int(turn[0]["item_id"]),
     )]
 
 

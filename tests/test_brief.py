@@ -599,6 +599,33 @@ def test_no_ordinal_of_the_texts_no_first_or_last_mark(placed: Any, question: st
     assert not any("different texts" in i.text and "to appear" in i.text for i in brief.items)
 
 
+@pytest.mark.parametrize(("question", "marked"), [
+    ("What's the very last announcement the voice makes?",
+     'speech last of 3 separate stretches of speech: "Tomorrow it will rain in the mountains."'),
+    ("what is the first thing announced?",
+     'speech first of 3 separate stretches of speech: "The red train leaves the station early in the morning."'),
+    ("In the first 10 seconds, what's the last thing the voice says?",  # the turns that overlap 0-10 s
+     'speech last of 2 separate stretches of speech in 0-10 s: '
+     '"Please count the people walking across the square."'),
+])  # fmt: skip
+def test_the_first_or_last_thing_said_is_marked(known: Any, question: str, marked: str) -> None:
+    """test27's "What's the very last announcement the voice makes?" of a 170 s video whose lines did not
+    all fit the brief was answered with a sign from its middle: which stretch of speech comes first or
+    last is the code's to find, as for the texts."""
+    best = evidence_brief(known, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.text == marked, best
+    assert best.source == "transcript" and best.row_keys
+
+
+@pytest.mark.parametrize("question", [
+    "What's the last text to show up?",  # on-screen text: the texts' ordinal
+    "What is the first thing said after the red train is mentioned?",  # a relation to another line
+])  # fmt: skip
+def test_no_ordinal_of_the_speech_no_first_or_last_speech_mark(known: Any, question: str) -> None:
+    brief = evidence_brief(known, question, video_id="vA")
+    assert not any("stretches of speech:" in i.text and i.kind == "order" for i in brief.items)
+
+
 @pytest.mark.parametrize("question", [
     "How many separate announcements does the speaker make?", "Count the spoken announcements: how many are there?",
     "Over the whole video, how many different things does the voice announce?",
