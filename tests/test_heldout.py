@@ -456,6 +456,24 @@ def test_the_hand_written_sets_are_over_their_own_videos(n: int) -> None:
     assert {q.split for q in questions} == {f"test{n}"}
 
 
+def test_the_footage_runs_to_the_end_of_every_video() -> None:
+    """The looped source covers the whole video, with an output frame to spare at each loop's seam (trimmed
+    to the output rate, a loop can end a frame early): ten 50 s videos of heldout17-26 looped their clip
+    too few times and their picture ended at 47.3-49.8 s while the facts sheets (and the questions written
+    from them) had the bottom caption on until 50 s; heldout27's scullery_minutes ended at 49.6 s and
+    thatch_courier at 159.7 s, each a few frames short at its seams. Lengths are the sources' (facts.SOURCES)."""
+    from bench.qset import facts
+
+    every = [*spec.VIDEOS, *HELDOUT_VIDEOS, *(v for n in range(2, 8) for v in getattr(spec, f"HELDOUT{n}_VIDEOS")),
+             *(v for videos in spec.HANDWRITTEN_SETS.values() for v in videos)]
+    short = []
+    for v in every:
+        covered = facts.SOURCES[v.footage.source].length_s * v.footage.loops - v.footage.start_s
+        if covered - v.duration_s < v.footage.loops / v.footage.fps:
+            short.append((v.name, round(covered, 2), v.duration_s))
+    assert not short, short
+
+
 NEWER_SETS = [n for n in spec.HANDWRITTEN_SETS if n >= 9]
 
 

@@ -828,7 +828,7 @@ VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "q05_street_bikes",
-        Footage("bikes", loops=2, fps=25),
+        Footage("bikes", loops=3, fps=25),
         20.0,
         "Street montage with hard cuts: a man between cars, a taxi sign, a cyclist, railings, parked bicycles.",
         (
@@ -842,7 +842,7 @@ VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "q06_car_phone",
-        Footage("carphone", loops=4, width=352, fps=15),
+        Footage("carphone", loops=5, width=352, fps=15),
         16.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -1206,7 +1206,7 @@ HELDOUT_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "bikes_detour",
-        Footage("bikes", loops=4, fps=25),
+        Footage("bikes", loops=5, fps=25),
         40.0,
         BIKES_SCENE,
         (
@@ -1377,7 +1377,7 @@ HELDOUT2_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "car_news",
-        Footage("carphone", loops=9, width=352, fps=15),
+        Footage("carphone", loops=10, width=352, fps=15),
         36.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -3578,7 +3578,7 @@ HELDOUT17_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "larder_notes",
-        Footage("Megamind.avi", 6.5, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 6.5, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
@@ -3614,7 +3614,7 @@ HELDOUT17_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "dashboard_memo",
-        Footage("carphone", 1.8, loops=13, width=352, fps=15),
+        Footage("carphone", 1.8, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -3753,7 +3753,7 @@ HELDOUT18_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "limo_log",
-        Footage("carphone", 1.2, loops=13, width=352, fps=15),
+        Footage("carphone", 1.2, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -3825,7 +3825,7 @@ HELDOUT19_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "meadow_telegraph",
-        Footage("bigbuckbunny", 1.2, loops=30, width=640, fps=25),
+        Footage("bigbuckbunny", 1.2, loops=31, width=640, fps=25),
         160.0,
         "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
         (
@@ -4152,7 +4152,7 @@ HELDOUT21_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "sedan_journal",
-        Footage("carphone", 2.0, loops=13, width=352, fps=15),
+        Footage("carphone", 2.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4240,7 +4240,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "thistle_bulletin",
-        Footage("bigbuckbunny", 4.0, loops=31, width=640, fps=25),
+        Footage("bigbuckbunny", 4.0, loops=32, width=640, fps=25),
         160.0,
         "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
         (
@@ -4289,7 +4289,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "coupe_bulletin",
-        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        Footage("carphone", 4.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4307,7 +4307,7 @@ HELDOUT22_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "taverna_minutes",
-        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 9.0, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
@@ -4415,7 +4415,7 @@ HELDOUT23_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "hansom_bulletin",
-        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        Footage("carphone", 4.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4433,7 +4433,7 @@ HELDOUT23_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "cantina_minutes",
-        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 9.0, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
@@ -4539,7 +4539,7 @@ HELDOUT24_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "landau_bulletin",
-        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        Footage("carphone", 4.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4557,7 +4557,7 @@ HELDOUT24_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "brasserie_minutes",
-        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 9.0, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
@@ -4663,7 +4663,7 @@ HELDOUT25_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "phaeton_bulletin",
-        Footage("carphone", 4.0, loops=13, width=352, fps=15),
+        Footage("carphone", 4.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4681,7 +4681,7 @@ HELDOUT25_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "canteen_minutes",
-        Footage("Megamind.avi", 9.0, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 9.0, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
@@ -4860,7 +4860,7 @@ HELDOUT27_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "thatch_courier",
-        Footage("bigbuckbunny", 4.0, loops=31, width=640, fps=25),
+        Footage("bigbuckbunny", 4.0, loops=32, width=640, fps=25),
         160.0,
         "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
         (
@@ -4909,7 +4909,7 @@ HELDOUT27_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "barouche_bulletin",
-        Footage("carphone", 2.0, loops=13, width=352, fps=15),
+        Footage("carphone", 2.0, loops=14, width=352, fps=15),
         50.0,
         "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
         (
@@ -4927,7 +4927,7 @@ HELDOUT27_VIDEOS: tuple[Video, ...] = (
     ),
     Video(
         "scullery_minutes",
-        Footage("Megamind.avi", 6.0, loops=5, width=640, fps=12),
+        Footage("Megamind.avi", 6.0, loops=6, width=640, fps=12),
         50.0,
         DINNER_SCENE,
         (
