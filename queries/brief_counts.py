@@ -370,7 +370,7 @@ def nth_said_items(memory: Memory, vid: str, question: str, windows: Sequence[Ti
     start, end = float(turn[0]["start_s"]), float(turn[-1]["end_s"])
     return [BriefItem(
         "order", vid, start, end, f'speech {label}: "{clip_text(text)}"', 1.0, recorded_sql(_TURNS_SQL, vid),
-        tuple(turn), "transcript", int(turn[0]["item_id"]),
+        tuple(dict(r) for r in turn), "transcript", int(turn[0]["item_id"]),
     )]
 
 
