@@ -293,7 +293,7 @@ def _at_asked_place(
     args: list[Any] = [anchor.video_id, anchor.source, anchor.start_s]
     places = video_span_places(memory, anchor.video_id)
     rows = [r for r in run_sql(memory, sql, args).to_pylist()
-            if (at := places.get(int(r["item_id"]))) is not None and at[0] == want and line_fits(line, at[1])]
+            if _same_place(places.get(int(r["item_id"])), (want, line))]
     return (sql, args, rows[:1]) if rows else None
 
 
