@@ -357,8 +357,10 @@ _COUNTED_KINDS: tuple[tuple[str, str], ...] = (
     ("number", r"numbers?|digits?|figures?"),
 )
 _KIND_WORD = re.compile("|".join(rf"(?P<k{i}>\b(?:{w})\b)" for i, (_, w) in enumerate(_COUNTED_KINDS)), re.I)
-#: What opens the named kind after the verb: an article or quantifier and at most one word ("a dollar amount").
-_KIND_HEAD = re.compile(r"\s*(?:a|an|any|some|the|how\s+many)\s+([\w'-]+\s+)?", re.I)
+#: What opens the named kind after the verb: an article or quantifier and at most two words ("a dollar amount",
+#: "a specific clock time").
+_KIND_HEAD = re.compile(r"\s*(?:a|an|any|some|the|how\s+many)\s+((?:[\w'-]+\s+){0,2})", re.I)
+_WORD = re.compile(r"[\w'-]+")
 _OF = re.compile(r"\s+of\s+")
 #: The verb that narrows a count to what holds a kind of value, and what follows it up to the end of the clause.
 _NARROWED_BY = re.compile(
@@ -378,6 +380,8 @@ def counted_value(question: str) -> str | None:
     'number'
     >>> counted_value("how many of them give an o'clock time"), counted_value("how many mention a day of the week?")
     ('time of day', 'weekday')
+    >>> counted_value("How many of the announcements give a specific clock time?")
+    'time of day'
     >>> counted_value("How many announcements are there?"), counted_value("How many minutes is the wait?")
     (None, None)
     >>> counted_value("how many sentences does the voice say in the first minute?")
@@ -389,8 +393,10 @@ def counted_value(question: str) -> str | None:
         head = _KIND_HEAD.match(text)  # "say in the first minute" names a span of the video, not a kind
         if head is None:
             continue
-        found = _KIND_WORD.match(text, head.start(1)) if head.group(1) else None
-        found = found or _KIND_WORD.match(text, head.end())
+        # the kind is the first word after the head that names one ("a number of minutes" is 'number', then
+        # the number's kind below), else the word the head opens ("a specific clock time")
+        starts = [head.start(1) + w.start() for w in _WORD.finditer(head.group(1))] + [head.end()]
+        found = next((m for m in (_KIND_WORD.match(text, at) for at in starts) if m), None)
         if found is None:
             continue
         of = _OF.match(text, found.end())

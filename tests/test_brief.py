@@ -702,6 +702,7 @@ def _brief_over_values_said(minilm: Any, tmp_path: Path, question: str) -> Any:
     ("How many of the announcements mention a number of minutes?", 1, "ten minutes"),
     ("how many announcements have a number in them", 2, "at 8 o'clock"),
     ("How many of the announcements give an o'clock time?", 1, "at 8 o'clock"),
+    ("How many announcements give a specific clock time?", 1, "at 8 o'clock"),  # two words before the kind
     ("How many announcements mention a day of the week?", 0, None),
 ])  # fmt: skip
 def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Path, question: str, counted: int,
