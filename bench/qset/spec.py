@@ -643,6 +643,33 @@ KINDS: dict[str, Kind] = {
     "folksingers": Kind(
         "The folk singers will perform by the {landmark} at {hour_words} o'clock.", "landmark", "the folk singers"
     ),
+    # Kinds only the twenty-eighth held-out set (HELDOUT28_VIDEOS) says: a comedian's hour and room (the hour said
+    # first), sausage rolls' stall and price a plate (the stall said first), the vintage car's place and price a ride, a
+    # penalty shootout's area and hour ('There is ...'), fresh strawberries' last hour and stall ('Until ...' first),
+    # chocolate brownies' room and price each (the room said first), why the unicyclists moved, the string quartet's
+    # place and hour (the place said first).
+    "comedian": Kind("At {hour_words} o'clock the comedian takes the stage in the {room}.", "room", "the comedian"),
+    "sausagerolls": Kind(
+        "The {stall} sells warm sausage rolls at {price_words} dollars a plate.", "stall", "sausage rolls"
+    ),
+    "vintagecar": Kind(
+        "The vintage car leaves from the {landmark}, and a ride costs {price_words} dollars.",
+        "landmark",
+        "the vintage car",
+    ),
+    "penalty": Kind(
+        "There is a penalty shootout on the {area} at {hour_words} o'clock.", "area", "the penalty shootout"
+    ),
+    "strawberries": Kind(
+        "Until {hour_words} o'clock, fresh strawberries are sold at the {stall}.", "stall", "fresh strawberries"
+    ),
+    "brownies": Kind(
+        "In the {room}, chocolate brownies cost {price_words} dollars each.", "room", "chocolate brownies"
+    ),
+    "unicyclists": Kind("The unicyclists have gone to the {area}, because {cause}.", "area", "the unicyclists"),
+    "quartet": Kind(
+        "Next to the {landmark}, the string quartet begins at {hour_words} o'clock.", "landmark", "the string quartet"
+    ),
 }
 
 # Slot values a kind's multiple-choice distractors are drawn from (the right one is the line's).
@@ -4946,6 +4973,128 @@ HELDOUT27_VIDEOS: tuple[Video, ...] = (
 )
 HELDOUT27_BY_NAME = {v.name: v for v in HELDOUT27_VIDEOS}
 
+
+HELDOUT28_VIDEOS: tuple[Video, ...] = (
+    Video(
+        "millpond_newsletter",
+        Footage("vtest", 58.0, loops=_looped(58.0, 170.0), width=640),
+        170.0,
+        VTEST_SCENE,
+        (
+            _line("comedian", 3.0, hour=2, room="green room"),
+            _line("sausagerolls", 23.0, stall="pie shop", price=3),
+            _line("vintagecar", 46.0, landmark="stone lion", price=5),
+            _line("penalty", 66.0, area="church field", hour=4),
+            _line("strawberries", 88.0, hour=6, stall="milk bar"),
+            _line("brownies", 107.0, room="sewing room", price=2),
+            _line("unicyclists", 129.0, area="horse field", cause="the wind is too strong"),
+            _line("quartet", 151.0, landmark="castle wall", hour=7),
+        ),
+        (
+            Sign("COMEDIAN AT 2", 0.0, 21.0),
+            Sign("IN THE GREEN ROOM", 4.0, 18.0, "top2"),
+            Sign("SAUSAGE ROLLS", 21.0, 44.0),
+            Sign("AT THE PIE SHOP", 24.0, 40.0, "bottom"),
+            Sign("VINTAGE CAR 5 DOLLARS", 44.0, 64.0),
+            Sign("PENALTY SHOOTOUT AT 4", 64.0, 86.0),
+            Sign("STRAWBERRIES TILL 6", 86.0, 105.0),
+            Sign("MILK BAR", 90.0, 103.0, "bottom"),
+            Sign("BROWNIES 2 DOLLARS", 105.0, 127.0),
+            Sign("UNICYCLISTS MOVED", 127.0, 149.0),
+            Sign("WIND TOO STRONG", 131.0, 146.0, "top2"),
+            Sign("STRING QUARTET AT 7", 149.0, 170.0),
+        ),
+        vtest_counts_looped(58.0, 170.0),
+        ("lynx", "timpani"),
+    ),
+    Video(
+        "hopyard_crier",
+        Footage("bigbuckbunny", 3.0, loops=31, width=640, fps=25),
+        160.0,
+        "Animation: a big grey rabbit climbs out of a burrow in a grassy hillside and stretches; no people.",
+        (
+            _line("quartet", 3.0, landmark="totem pole", hour=11),
+            _line("unicyclists", 24.0, area="mill field", cause="the sun is too hot"),
+            _line("brownies", 45.0, room="club room", price=4),
+            _line("strawberries", 66.0, hour=5, stall="flower cart"),
+            _line("penalty", 87.0, area="south field", hour=10),
+            _line("vintagecar", 108.0, landmark="iron gate", price=6),
+            _line("sausagerolls", 129.0, stall="lunch wagon", price=2),
+            _line("comedian", 150.0, hour=9, room="drawing room"),
+        ),
+        (
+            Sign("STRING QUARTET AT 11", 0.0, 20.0),
+            Sign("BY THE TOTEM POLE", 2.0, 18.0, "bottom"),
+            Sign("UNICYCLISTS MOVED", 20.0, 42.0),
+            Sign("BROWNIES IN CLUB ROOM", 42.0, 62.0),
+            Sign("STRAWBERRIES AT FLOWER CART", 62.0, 84.0),
+            Sign("UNTIL 5", 64.0, 80.0, "top2"),
+            Sign("PENALTY SHOOTOUT AT 10", 84.0, 104.0),
+            Sign("VINTAGE CAR 6 DOLLARS", 104.0, 126.0),
+            Sign("FROM THE IRON GATE", 108.0, 123.0, "bottom"),
+            Sign("SAUSAGE ROLLS AT LUNCH WAGON", 126.0, 146.0),
+            Sign("COMEDIAN IN DRAWING ROOM", 146.0, 160.0),
+        ),
+        (),
+        ("wallaby", "lyre"),
+    ),
+    Video(
+        "trellis_jottings",
+        Footage("tree.avi", 7.5, loops=3, width=640, fps=15),
+        50.0,
+        TREE_SCENE,
+        (
+            _line("vintagecar", 1.0, landmark="signpost", price=4),
+            _line("comedian", 17.0, hour=3, room="long room"),
+            _line("strawberries", 33.0, hour=8, stall="food truck"),
+        ),
+        (
+            Sign("VINTAGE CAR 4 DOLLARS", 0.0, 16.0),
+            Sign("COMEDIAN AT 3", 16.0, 32.0),
+            Sign("STRAWBERRIES UNTIL 8", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("buffalo", "celesta"),
+    ),
+    Video(
+        "tilbury_pamphlet",
+        Footage("carphone", 1.0, loops=13, width=352, fps=15),
+        50.0,
+        "A man in a bow tie talking in the back seat of a moving car; exactly one person.",
+        (
+            _line("sausagerolls", 1.0, stall="card shop", price=4),
+            _line("penalty", 17.0, area="playing field", hour=1),
+            _line("brownies", 33.0, room="garden room", price=3),
+        ),
+        (
+            Sign("SAUSAGE ROLLS", 0.0, 16.0),
+            Sign("SHOOTOUT AT 1", 16.0, 32.0),
+            Sign("BROWNIES 3 DOLLARS", 30.0, 50.0, "bottom"),
+        ),
+        tuple(Count(t, 1, 1, "the man in the back seat") for t in (8.0, 25.0, 41.0)),
+        ("warthog", "maracas"),
+    ),
+    Video(
+        "buttery_daybook",
+        Footage("Megamind.avi", 4.0, loops=5, width=640, fps=12),
+        50.0,
+        DINNER_SCENE,
+        (
+            _line("unicyclists", 1.0, area="grass bank", cause="a tree came down"),
+            _line("comedian", 17.0, hour=12, room="sitting room"),
+            _line("penalty", 33.0, area="open field", hour=5),
+        ),
+        (
+            Sign("UNICYCLISTS MOVED", 0.0, 16.0),
+            Sign("COMEDIAN AT 12", 16.0, 32.0),
+            Sign("SHOOTOUT AT 5", 30.0, 50.0, "bottom"),
+        ),
+        (),
+        ("leopard", "gong"),
+    ),
+)
+HELDOUT28_BY_NAME = {v.name: v for v in HELDOUT28_VIDEOS}
+
 #: The hand-written held-out sets by number, their videos: set `heldout{n}` is built from these, its questions
 #: (bench/qset/heldout{n}.jsonl, split `test{n}`) were written from bench/qset/heldout{n}_facts.md alone. The
 #: set's command (python -m bench.qset heldout{n}) and tests follow this table: a new set is one entry here.
@@ -4954,4 +5103,5 @@ HANDWRITTEN_SETS: dict[int, tuple[Video, ...]] = {
     13: HELDOUT13_VIDEOS, 14: HELDOUT14_VIDEOS, 15: HELDOUT15_VIDEOS, 16: HELDOUT16_VIDEOS, 17: HELDOUT17_VIDEOS,
     18: HELDOUT18_VIDEOS, 19: HELDOUT19_VIDEOS, 20: HELDOUT20_VIDEOS, 21: HELDOUT21_VIDEOS, 22: HELDOUT22_VIDEOS,
     23: HELDOUT23_VIDEOS, 24: HELDOUT24_VIDEOS, 25: HELDOUT25_VIDEOS, 26: HELDOUT26_VIDEOS, 27: HELDOUT27_VIDEOS,
+    28: HELDOUT28_VIDEOS,
 }  # fmt: skip
