@@ -63,6 +63,10 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     (False, False)
     >>> matches("It is brought up at 90 seconds.", ["90 s"]), matches("Buses replace the trains.", ["bus"])
     (True, True)
+    >>> matches("3 of the 8 separate stretches of speech state a price; ...", ["3 announcements"])
+    True
+    >>> matches("8 of the 8 stretches state a price", ["3 announcements"]), matches("3 of them at 5 s", ["8"])
+    (False, False)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     bare = _bare_number(candidate)
@@ -82,8 +86,12 @@ _RANGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:-|\u2013|to)\s*(\d+(?:\.\d+)?)\s*(s
 
 
 def _bare_number(words: list[str]) -> str | None:
-    """The number an answer is, when it is nothing else ('6', 'six', '3 times'), as digits."""
+    """The number an answer is, when it is nothing else ('6', 'six', '3 times'), or when it opens with
+    'N of the M' (the code's count of the lines that say a kind of thing: "3 of the 8 separate stretches of
+    speech ... state a price"), as digits."""
     if len(words) == 2 and words[1] in ("time", "times"):  # "how many times ...?": "3 times"
+        words = words[:1]
+    if len(words) > 4 and words[1:3] == ["of", "the"] and words[3].isdigit():
         words = words[:1]
     if len(words) != 1:
         return None
