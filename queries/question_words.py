@@ -333,6 +333,27 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+#: The noun right after 'which' or 'what' names the slot a question asks to fill ("which room", "what
+#: instrument"), not the thing it asks about.
+_WH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
+
+
+def slot_words(question: str) -> frozenset[str]:
+    """The words of `question` that name the value it asks for rather than what it asks about: the noun
+    after 'which' or 'what', and the asked kind's `VALUE_WORDS`. "Which room is the lyre recital in?"
+    asks a room of the lyre recital; "How much does it cost to see the wallaby?" asks a price of the
+    wallaby. A row that names another room or another price is not about the subject.
+
+    >>> sorted(slot_words("hopyard_crier: which room is the lyre recital in?"))
+    ['room']
+    >>> sorted(slot_words("How much does it cost to see the wallaby?"))[:3], slot_words("What is said at 0:20?")
+    (['charge', 'cost', 'costs'], frozenset())
+    """
+    kind = asked_value(question)
+    nouns = {w.lower() for w in _WH_NOUN.findall(question)} - AUXILIARIES - STOPWORDS
+    return frozenset(nouns | (VALUE_WORDS[kind] if kind else frozenset()))
+
+
 def asked_value(question: str) -> str | None:
     """The kind of value `question` asks for ('price', 'time of day', 'day'; `_ASKED_VALUES`), or None.
 
