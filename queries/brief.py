@@ -459,7 +459,7 @@ def evidence_brief(
                                  tuple(dict.fromkeys(doing.values())), acted)
         for cat in cats:
             items += visible_items(memory, vid, cat, counting)
-        order = order_items(memory, vid, question, encoder)
+        order = order_items(memory, vid, question, encoder, facts.duration_s)
         if not order:  # "the last new text to show up": which of the texts, by when each first appeared
             order = nth_text_items(memory, vid, facts, question, windows)
         if not order:  # "the very last announcement": the last stretch of speech

@@ -20,7 +20,7 @@ from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.text_kinds import named_sources, wanted_sources
-from queries.time_phrases import number_words_to_digits
+from queries.time_phrases import number_words_to_digits, time_windows
 from queries.videos import video_paths
 
 __all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items"]
@@ -134,7 +134,9 @@ _NEIGHBOUR_SQL = {
 }
 
 
-def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+def order_items(
+    memory: Memory, vid: str, question: str, encoder: Encoder | None, duration_s: float | None = None
+) -> list[BriefItem]:
     """For "what is said right after X" / "what was shown before 'Y'": X found by search, and the
     speech segment or text span next to it (score 1.0) after X itself (0.95). For "what did the sign
     say while X was said": X, and the text of the other kind shown or said during it, which the code
@@ -154,7 +156,7 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         phrase = _quoted_or(m.group(2))
         if _HOW_LONG_BEFORE.search(question, 0, m.start()):
             continue
-        if content_words(phrase) and not _names_a_time(phrase):
+        if content_words(phrase) and not _names_a_time(phrase, duration_s):
             relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
@@ -183,7 +185,7 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
             continue  # "when X first appears" asks for its first instant, found above
-        if content_words(clause):
+        if content_words(clause) and not _only_a_stretch(clause, duration_s):
             kinds = sorted(named_sources(clause) or _KINDS)
             relations.append(("while", _quoted_or(clause), kinds))
     if opening and not any(s.start() < opening.end("clause") for s in starts) \
@@ -225,12 +227,26 @@ def order_items(memory: Memory, vid: str, question: str, encoder: Encoder | None
     return out
 
 
-def _names_a_time(phrase: str) -> bool:
+def _names_a_time(phrase: str, duration_s: float | None = None) -> bool:
     """Whether the phrase after 'before'/'after' is a time, not a line: one that starts with a time of the video
-    ('20 seconds', '1:05'), or that is a whole hour or time of the video with its number in digits or words
-    ('nine', 'ten tonight', 'two minutes in', `_TIME_ANCHOR`)."""
+    ('20 seconds', '1:05'), that is a whole hour or time of the video with its number in digits or words
+    ('nine', 'ten tonight', 'two minutes in', `_TIME_ANCHOR`), or a stretch of the video (`_only_a_stretch`)."""
     return bool(re.match(r"\s*[\d:.]+\s*(?:s|sec|seconds?|minutes?)?\b", phrase)
-                or _TIME_ANCHOR.fullmatch(number_words_to_digits(phrase)))
+                or _TIME_ANCHOR.fullmatch(number_words_to_digits(phrase))
+                or _only_a_stretch(phrase, duration_s))
+
+
+def _only_a_stretch(phrase: str, duration_s: float | None) -> bool:
+    """Whether `phrase` is nothing but a stretch of the video that the time rules read ('the final few
+    seconds', 'the opening minute'). Trial 6's "what's the banner at the top during the final few seconds?"
+    was answered with the sign shown while a line saying 'final' was said (and test27's "what's written
+    on screen during the final few seconds" marked a line); "while 4 DOLLARS 3 THROWS is on screen" is
+    a text."""
+    digits = number_words_to_digits(phrase)
+    windows = time_windows(digits, duration_s)
+    for w in windows:
+        digits = digits.replace(w.phrase.lower(), " ")
+    return bool(windows) and not content_words(digits)
 
 
 def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:

@@ -68,7 +68,8 @@ _NUMBER_WORD = re.compile(
     rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS)}))?|({'|'.join(_UNITS)}))\b", re.IGNORECASE
 )
 _PHRASES = (  # idioms first: "half a minute" must not become "half 1 minute"
-    (re.compile(r"\bhalf an? minute\b", re.I), "30 seconds"),
+    # "the last half minute" is its last 30 s, not its second half (trial 6)
+    (re.compile(r"\bhalf(?:\s+an?\s+|-|\s+)minute\b", re.I), "30 seconds"),
     (re.compile(r"\ba minute and a half\b", re.I), "90 seconds"),
     (re.compile(r"\ba couple of seconds\b", re.I), "2 seconds"),
     (re.compile(r"\b(first|opening|last|final|closing) (?:few|couple of) seconds\b", re.I), r"\1 3 seconds"),

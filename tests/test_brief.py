@@ -1297,3 +1297,31 @@ def test_the_video_file_name_is_no_word_the_hits_must_match(minilm: Any, tmp_pat
     hit = next(i for i in named.items if i.kind == "hit" and i.source == "transcript")
     assert hit.row_text == "Tomorrow it will rain in the mountains." and hit.match == 1.0
     assert named.best_match is hit
+
+
+def _va_speech(minilm: Any, folder: Path, speech: list[tuple[int, float, float, str]], monkeypatch: Any) -> Path:
+    """The known memory with vA's speech replaced by `speech` (its text embeddings made from it)."""
+    from tests import test_queries_data
+    from tests.test_queries_data import build_rows, written
+
+    monkeypatch.setattr(test_queries_data, "VA_SPEECH", speech)
+    return written(build_rows(minilm), folder / "vA.duckdb")
+
+
+def test_a_stretch_of_the_video_after_during_is_no_line_to_find(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Trial 6's "what's the banner at the top during the final few seconds?" was answered with the sign
+    shown while a line saying 'final' was said: 'the final few seconds' is a stretch of the video (the
+    time rules read it), not a line to relate the answer to in time. A line is still found after
+    'during' ("during the final call")."""
+    speech = [(0, 5.0, 7.0, "This is the final call for the train to the coast."),
+              (1, 12.0, 14.0, "Tomorrow it will rain in the mountains.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        stretch = evidence_brief(mem, "What does the sign say during the final few seconds?", video_id="vA")
+        line = evidence_brief(mem, "What does the sign say during the final call?", video_id="vA")
+    assert not [i for i in stretch.items if i.kind == "order"], stretch.items
+    assert [w.phrase for w in stretch.windows] == ["the final 3 seconds"], stretch.windows
+    best = line.best_match
+    assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
+
