@@ -85,6 +85,7 @@ from queries.question_words import (
     names_what,
     object_categories,
     respelled,
+    spelling_variants,
     stems,
     subject_words,
     without_file_name,
@@ -648,9 +649,11 @@ def _relevance(question: str, text: str, cosine: float | None, described: Collec
     """How well `text` matches the question (0-1): the share of the question's words (not those in
     `described`, which name the video) it holds, or its meaning (cosine, where unrelated sentences score
     about 0.15)."""
-    words = stems([w for w in content_words(number_words_to_digits(question)) if w.lower() not in described])
+    words = [w for w in content_words(number_words_to_digits(question)) if w.lower() not in described]
+    # a word's other spelling counts too ('programmes' is held by 'Programs cost')
+    forms = list({stems([w])[0]: stems([w, *spelling_variants(w)]) for w in words}.values())
     lower = number_words_to_digits(text)  # 'ten' and 'under 10' are one number
-    share = sum(1 for w in words if w in lower) / len(words) if words else 0.0
+    share = sum(1 for f in forms if any(w in lower for w in f)) / len(forms) if forms else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
     return round(max(share, meaning), 3)
 

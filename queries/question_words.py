@@ -597,6 +597,49 @@ def stems(words: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: British and American spellings, both ways (`spelling_variants`): a pattern and the replacement of its
+#: group 1. Whisper writes American spellings ('Programs', 'Councilor') where a sign or a user writes
+#: British ones ('programmes'), and back; trial 6's "when the announcer gives the prices of programmes"
+#: found the line that says 'price giving' instead of the one that says 'Programs cost'. Rules, not a
+#: dictionary, each kept to endings whose other form is no other English word (not 'filled'/'filed').
+_RESPELLINGS = (  # the first that fits
+    (re.compile(r"^(\w{3,}ci)ll(ors?)$"), r"\1l\2"),  # councillor -> councilor
+    (re.compile(r"^(\w{3,}ci)l(ors?)$"), r"\1ll\2"),
+    (re.compile(r"^(\w{3,})mmes?$"), r"\1m"),  # programme(s) -> program
+    (re.compile(r"^(\w{3,}[^aeiou])ams?$"), r"\1amme"),  # programs -> programme
+    (re.compile(r"^(\w{3,})our(s|ed|ing|ite|ful|able)?$"), r"\1or\2"),  # colour(s) -> color(s)
+    (re.compile(r"^(\w{2,}[^aeiou])or(s|ed|ing|ite|ful|able)?$"), r"\1our\2"),  # favorite -> favourite
+    (re.compile(r"^(\w{2,}[tb])re(s)?$"), r"\1er\2"),  # centre(s) -> center(s), fibre
+    (re.compile(r"^(\w{2,}[tb])er(s)?$"), r"\1re\2"),  # theater -> theatre
+    (re.compile(r"^(\w{4,})is(e|es|ed|ing|ation|ations)$"), r"\1iz\2"),  # organise -> organize
+    (re.compile(r"^(\w{4,})iz(e|es|ed|ing|ation|ations)$"), r"\1is\2"),
+    (re.compile(r"^(\w{4,})ogue(s)?$"), r"\1og\2"),  # catalogue -> catalog
+    (re.compile(r"^(\w{4,}[^aeiou])og(s)?$"), r"\1ogue\2"),
+    (re.compile(r"^(\w{3,}[^aeiou]e)ll(ed|ing|er|ers)$"), r"\1l\2"),  # travelled -> traveled
+    (re.compile(r"^(\w{3,}[^aeiou]e)l(ed|ing|er|ers)$"), r"\1ll\2"),
+    (re.compile(r"^(\w*)fence(s)?$"), r"\1fense\2"),  # defence -> defense
+    (re.compile(r"^(\w*)fense(s)?$"), r"\1fence\2"),
+    (re.compile(r"^gr([ea])ys?$"), lambda m: m.group(0).replace(m.group(1), "a" if m.group(1) == "e" else "e")),
+)
+
+
+def spelling_variants(word: str) -> list[str]:
+    """The other spellings of `word`, British for American and back (`_RESPELLINGS`); none for most words.
+
+    >>> [spelling_variants(w) for w in ("programmes", "programs", "colour", "favorite", "centre", "theater")]
+    [['program'], ['programme'], ['color'], ['favourite'], ['center'], ['theatre']]
+    >>> [spelling_variants(w) for w in ("organised", "catalogue", "travelled", "councilor", "defence", "grey")]
+    [['organized'], ['catalog'], ['traveled'], ['councillor'], ['defense'], ['gray']]
+    >>> [spelling_variants(w) for w in ("four", "hour", "filled", "water", "door", "rise", "dog", "sam", "for")]
+    [[], [], [], ['watre'], [], [], [], [], []]
+    """
+    w = word.lower()
+    if len(w) < 4:
+        return []
+    other = next((pattern.sub(repl, w) for pattern, repl in _RESPELLINGS if pattern.match(w)), w)
+    return [other] if other != w else []
+
+
 def forms_pattern(word: str) -> str:
     """A regular expression (no groups) for the forms of `word`: its stem (`stems`) with an ending or
     none, as a whole word. 'potter' finds 'potters', not 'pottery'; 'leaving' finds 'leave' and
@@ -609,7 +652,7 @@ def forms_pattern(word: str) -> str:
     [True, True, True]
     """
     stem = stems([word.lower()])[0]
-    bases = [stem]
+    bases = [stem, *(stems([v])[0] for v in spelling_variants(word))]
     if stem.endswith("i"):  # 'ferries' -> 'ferri': 'ferry'
         bases.append(stem[:-1] + "y")
     if stem.endswith("y"):  # 'ferry': 'ferries', 'carried'

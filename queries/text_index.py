@@ -19,6 +19,7 @@ from memory import Memory
 from queries._state import SEARCH_SCHEMA, ensure_state_table, get_state, log_once, memory_fingerprint, set_state
 from queries.errors import QueryError
 from queries.library import cursor, install
+from queries.question_words import spelling_variants
 from queries.run import duckdb_message, run_sql
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,8 @@ def keyword_rows(
         raise QueryError(f"keyword query {query!r} has no words to look for")
     if build_text_index(memory):
         filters: list[str] = []
-        params: list[object] = [" ".join(words)]
+        # each word's other spelling too ('programmes' finds Whisper's 'Programs'): BM25 ranks by any word
+        params: list[object] = [" ".join(dict.fromkeys(w for word in words for w in (word, *spelling_variants(word))))]
         if video_id is not None:
             filters.append("d.video_id = ?")
             params.append(video_id)

@@ -1325,3 +1325,17 @@ def test_a_stretch_of_the_video_after_during_is_no_line_to_find(
     best = line.best_match
     assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
 
+
+def test_a_word_spelled_the_other_side_of_the_atlantic_is_found(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Whisper writes American spellings ('Programs cost £3.50') where users write British ones
+    ("the prices of programmes"), and signs the other way: trial 6's line was not found by its word, and
+    a question about the 'theatre' of a video that says 'theater' would be told nothing mentions it."""
+    speech = [(0, 1.0, 3.5, "Programs cost four dollars at the theater door."),
+              (1, 12.0, 14.0, "Tomorrow it will rain in the mountains.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        brief = evidence_brief(mem, "How much do the programmes cost at the theatre?", video_id="vA")
+    assert not brief.absent.words, brief.absent
+    best = brief.best_match
+    assert best is not None and best.row_text.startswith("Programs cost"), best
