@@ -321,6 +321,10 @@ _ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bwhat(?:'s|\s+is|\s+are|\s+was)\s+the\s+(?:price|cost|fee|fare)s?\b", re.I)),
     ("time of day", re.compile(r"(?<!\bat\s)(?<!\bby\s)\bwhat\s+time\b|\bopening\s+(?:hours|times)\b", re.I)),
     ("day", re.compile(r"\b(?:which|what)\s+(?:day|days|date|dates|weekday)\b", re.I)),
+    # a name asked by that word ("what's the name of the baker?", "what is the dog called?"), not any 'who':
+    # "who is the little girl trying to find?" is answered "her grandfather"
+    ("name", re.compile(r"\bnames?\s+of\b|(?:'s|\bhis|\bher|\btheir|\bits)\s+names?\b|"
+                        r"\b(?:is|was|are|were)\s+(?:[\w'-]+\s+){1,6}?called\s*(?:[?.!]|$)", re.I)),
 )
 
 
@@ -330,6 +334,7 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
     "price": frozenset(["cost", "costs", "price", "prices", "fare", "fares", "fee", "fees", "charge", "pay"]),
     "time of day": frozenset(["opening", "hours", "times"]),
     "day": frozenset(["day", "days", "date", "dates", "weekday"]),
+    "name": frozenset(["name", "names", "called"]),
 }
 
 
@@ -355,13 +360,17 @@ def slot_words(question: str) -> frozenset[str]:
 
 
 def asked_value(question: str) -> str | None:
-    """The kind of value `question` asks for ('price', 'time of day', 'day'; `_ASKED_VALUES`), or None.
+    """The kind of value `question` asks for ('price', 'time of day', 'day', 'name'; `_ASKED_VALUES`), or None.
 
     >>> asked_value("How much are tickets for the comedy show?"), asked_value("what time does the train leave")
     ('price', 'time of day')
     >>> asked_value("Which day is the school play on?"), asked_value("At what time is the ferry mentioned?")
     ('day', None)
     >>> asked_value("How much time is left?"), asked_value("How many seats are left?")
+    (None, None)
+    >>> asked_value("what's the name of the baker?"), asked_value("What is the dog called?")
+    ('name', 'name')
+    >>> asked_value("Why is Ann called to the hut?"), asked_value("Who is the girl trying to find?")
     (None, None)
     """
     return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
