@@ -408,7 +408,8 @@ def evidence_brief(
         only = _only_video(memory)
         archive = only is None
         vid = only or (fused[0][0].video_id if fused else None)
-    items = [hit_item("hit", h, s, match=relevance[key]) for (h, s), key in zip(fused, keys, strict=True)]
+    items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]))
+             for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
     facts: VideoFacts | None = None
     scores: tuple[ChoiceScore, ...] = ()
@@ -598,6 +599,30 @@ def _noise_marked(items: list[BriefItem], noise: _Noise) -> list[BriefItem]:
                 item = replace(item, noise=why, score=item.score * 0.3, match=0.0)
         out.append(item)
     return out
+
+
+#: The speech row that starts as a row ends, within half a second.
+_NEXT_SAID_SQL = (
+    "SELECT text FROM transcript WHERE video_id = ? AND start_s >= ? AND start_s <= ? ORDER BY start_s LIMIT 1"
+)
+
+
+def _finished(memory: Memory, item: BriefItem) -> BriefItem:
+    """A speech hit that stops mid-sentence (no closing '.', '?' or '!') with the row that goes on from it,
+    when that one starts as it ends: Whisper cuts long sentences into rows, and the cut can fall before
+    what is asked. Trial 7's "why does the announcer say the cooking demo has moved?" was answered from
+    "... in the church hall, because", its reason in the next row; trial 6's mayor was named in a row of
+    its own ("presented by the Mayor," / "Councilor Janet Price.")."""
+    if item.kind != "hit" or item.source != "transcript" or item.end_s is None or not item.rows:
+        return item
+    text = " ".join(str(item.rows[0]["text"]).split())
+    if not text or text[-1] in ".?!":
+        return item
+    rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + 0.5]).to_pylist()
+    if not rows:
+        return item
+    said, cut = item.text.rsplit(": ", 1)[0], clip_text(f"{text} {' '.join(str(rows[0]['text']).split())}")
+    return replace(item, text=f'{said}: "{cut}"')
 
 
 _AT_TIME_SQL = (

@@ -1339,3 +1339,21 @@ def test_a_word_spelled_the_other_side_of_the_atlantic_is_found(
     assert not brief.absent.words, brief.absent
     best = brief.best_match
     assert best is not None and best.row_text.startswith("Programs cost"), best
+
+
+def test_a_line_cut_mid_sentence_is_shown_with_the_row_that_goes_on_from_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Whisper cuts long sentences into rows: trial 7's "why does the announcer say the cooking demo has
+    moved?" was answered from "... in the church hall, because", whose reason was the next row. A hit that
+    ends without '.', '?' or '!' reads on into the row that starts as it ends; a finished one does not."""
+    speech = [(0, 1.0, 3.0, "The ferry to the island is late today, because"),
+              (1, 3.0, 4.5, "the captain is ill."),
+              (2, 12.0, 14.0, "Tomorrow it will rain in the mountains.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        late = evidence_brief(mem, "Why is the ferry to the island late?", video_id="vA").best_match
+        rain = evidence_brief(mem, "Where will it rain tomorrow?", video_id="vA").best_match
+    finished = '"The ferry to the island is late today, because the captain is ill."'
+    assert late is not None and late.text.endswith(finished), late
+    assert late.row_text == "The ferry to the island is late today, because", late  # the row itself is kept
+    assert rain is not None and rain.text.endswith('"Tomorrow it will rain in the mountains."'), rain
