@@ -621,8 +621,9 @@ def _finished(memory: Memory, item: BriefItem) -> BriefItem:
     rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + 0.5]).to_pylist()
     if not rows:
         return item
-    said, cut = item.text.rsplit(": ", 1)[0], clip_text(f"{text} {' '.join(str(rows[0]['text']).split())}")
-    return replace(item, text=f'{said}: "{cut}"')
+    said = item.text.partition(': "')[0]  # hit_item's label: the line itself may hold ': ' ("Change of plan: ...")
+    more = " ".join(str(rows[0]["text"]).split())
+    return replace(item, text=f'{said}: "{clip_text(f"{text} {more}")}"')
 
 
 _AT_TIME_SQL = (

@@ -668,7 +668,7 @@ def forms_pattern(word: str) -> str:
         bases.append(stem[:-1] + "i")
     if len(stem) > 3 and stem[-1] == stem[-2]:  # 'running' -> 'runn': 'run'
         bases.append(stem[:-1])
-    return r"\b(?:" + "|".join(re.escape(b) for b in bases) + r")(?:s|es|e|ed|d|ing)?\b"
+    return r"\b(?:" + "|".join(re.escape(b) for b in dict.fromkeys(bases)) + r")(?:s|es|e|ed|d|ing)?\b"
 
 
 #: FRAME_WORDS and STOPWORDS by stem, for `_frames`.

@@ -1349,11 +1349,18 @@ def test_a_line_cut_mid_sentence_is_shown_with_the_row_that_goes_on_from_it(
     ends without '.', '?' or '!' reads on into the row that starts as it ends; a finished one does not."""
     speech = [(0, 1.0, 3.0, "The ferry to the island is late today, because"),
               (1, 3.0, 4.5, "the captain is ill."),
-              (2, 12.0, 14.0, "Tomorrow it will rain in the mountains.")]
+              (2, 12.0, 14.0, "Tomorrow it will rain in the mountains."),
+              (3, 16.0, 17.0, "Change of plan: the boat race moves to the lake, because"),
+              (4, 17.0, 18.5, "the river is too high.")]
     with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
         late = evidence_brief(mem, "Why is the ferry to the island late?", video_id="vA").best_match
         rain = evidence_brief(mem, "Where will it rain tomorrow?", video_id="vA").best_match
+        moved = evidence_brief(mem, "Why does the boat race move to the lake?", video_id="vA").best_match
     finished = '"The ferry to the island is late today, because the captain is ill."'
     assert late is not None and late.text.endswith(finished), late
     assert late.row_text == "The ferry to the island is late today, because", late  # the row itself is kept
     assert rain is not None and rain.text.endswith('"Tomorrow it will rain in the mountains."'), rain
+    # a line that holds ': ' keeps its label and its own text whole
+    assert moved is not None and moved.text.startswith("speech") and moved.text.endswith(
+        ': "Change of plan: the boat race moves to the lake, because the river is too high."'), moved
+    assert moved.text.count("Change of plan") == 1, moved
