@@ -721,6 +721,10 @@ def test_a_count_of_speech_narrowed_to_a_kind_of_value(minilm: Any, tmp_path: Pa
 @pytest.mark.parametrize(("question", "counted", "said"), [
     ('How many of the announcements actually say "leaves"?', 2, "'leaves'"),  # a quoted word, as written
     ("How many announcements mention the red train?", 1, "'red' and 'train'"),  # a line must say both
+    # the verb read by where it stands (trial 7's "bring up" is no verb of saying the code knew)
+    ("in the depot video, how many of the spoken announcements bring up the red train?", 1, "'red' and 'train'"),
+    ("How many announcements in depot_news.mp4 concern a train or a bus?", 2, "'train' or 'bus'"),
+    ("How many announcements get read out in total?", None, None),  # a passive: nothing they must say
     ("how many announcements talk about a train or a bus (or the mountains)?", 2, "'train' or 'bus' or 'mountains'"),
     ("How many times does the voice mention some kind of show?", None, None),  # said by no line: the model reads
     ("How many trains did they say leave in the morning?", None, None),  # trains counted, not lines
