@@ -252,6 +252,14 @@ def test_a_missing_doer_noun_beside_its_root_word_is_absent(known: Any) -> None:
     assert absent_from_video(known, "vA", "How early does the red train leave the station daily?") == Absent()
 
 
+def test_a_light_verb_is_nothing_the_video_need_say(known: Any) -> None:
+    """test19's "which of these gets mentioned first?" and "what's on screen while the voice is going on about
+    the temperature?" were told nothing mentions 'gets' and 'going': those verbs carry another."""
+    assert absent_from_video(known, "vA", "When does the red train get mentioned?") == Absent()
+    assert absent_from_video(known, "vA", "What is shown while the voice is going on about the train?") == Absent()
+    assert absent_from_video(known, "vA", "Where does the helicopter go?").words == ("helicopter",)
+
+
 def test_a_doer_noun_in_a_time_clause_names_the_line_to_look_at(known: Any) -> None:
     """test22's "while the voice is talking about the drummer, what text is on screen?" ('play the drums'
     said) was answered that nothing mentions 'drummer': in a clause that places the question in time, a
