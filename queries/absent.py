@@ -91,7 +91,10 @@ VALUE_FORMS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
 #: after HAY BALE CLIMB AT 2. Over the 673 video questions of dev, test24 and test25 that note fires on one
 #: more unanswerable question (that one) and on no answerable. On together for half the shorter one's time,
 #: not for the second in which one sign hands over to the next: test27's "what time does the cupcake sale in the
-#: main hall open?" took in FRISBEE AT 2, on for one second with CUPCAKES IN MAIN HALL, and its hour.
+#: main hall open?" took in FRISBEE AT 2, on for one second with CUPCAKES IN MAIN HALL, and its hour. And one
+#: within the other's time (1 s either side): a line under a sign comes and goes inside the sign's time, where
+#: two signs that only overlap are each on their own; trial 7's "how much is a coffee from the coffee van?" took
+#: in RAFFLE TICKETS 1 POUND (146-170 s), on for 10 of COFFEE VAN BY THE CHURCH's 18 s (138-156 s), and its price.
 _NEAR_SQL = (
     "WITH t AS (SELECT source, start_s, end_s, lower(text) AS text, text AS raw FROM text_items WHERE video_id = $1), "
     "c AS (SELECT *, list_sum(list_transform($2, p -> regexp_matches(text, p)::INTEGER)) AS n FROM t), "
@@ -99,6 +102,8 @@ _NEAR_SQL = (
     "SELECT t.raw FROM t WHERE EXISTS (SELECT 1 FROM h WHERE t.source = h.source AND CASE WHEN t.source = 'ocr_spans' "
     "THEN least(t.end_s, h.end_s) - greatest(t.start_s, h.start_s) "
     ">= 0.5 * least(t.end_s - t.start_s, h.end_s - h.start_s) "
+    "AND ((t.start_s >= h.start_s - 1 AND t.end_s <= h.end_s + 1) "
+    "OR (h.start_s >= t.start_s - 1 AND h.end_s <= t.end_s + 1)) "
     "ELSE t.start_s <= h.end_s + 2 AND t.end_s >= h.start_s - 2 END)"
 )
 

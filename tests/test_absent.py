@@ -298,24 +298,28 @@ def test_a_value_said_of_a_thing_that_shares_one_word_is_not_the_subjects(minilm
         assert unstated_value(mem, "vA", "How much are the tickets?", CATS) == Absent()  # said of them
 
 
-@pytest.mark.parametrize(("price_at", "unstated"), [
-    ((11.0, 12.0), "price"),
-    ((10.5, 11.5), ""),  # on with RED TRAIN for half its time: a second line under it
+@pytest.mark.parametrize(("price_at", "unstated", "sign_at"), [
+    ((11.0, 12.0), "price", (10.0, 11.0)),
+    ((10.5, 11.5), "", (10.0, 11.0)),  # on with RED TRAIN for half its time: a second line under it
     # on with it for the tenth of a second in which one sign hands over to the next (test27's FRISBEE AT 2
     # took in CUPCAKES IN MAIN HALL, on together for 1 of their 15 and 19 s)
-    ((10.9, 14.0), "price"),
+    ((10.9, 14.0), "price", (10.0, 11.0)),
+    ((12.0, 19.0), "", (10.0, 20.0)),  # a second line, shown inside the sign's time
+    # on for half the sign's time, but going on after it: a sign of its own (trial 7's RAFFLE TICKETS 1 POUND,
+    # 146-170 s, gave COFFEE VAN BY THE CHURCH, 138-156 s, its price)
+    ((15.0, 25.0), "price", (10.0, 20.0)),
 ])  # fmt: skip
 def test_a_price_on_the_next_sign_is_not_the_subjects(
-    minilm: Any, tmp_path: Path, price_at: tuple[float, float], unstated: str
+    minilm: Any, tmp_path: Path, price_at: tuple[float, float], unstated: str, sign_at: tuple[float, float]
 ) -> None:
     """test25's "how much does the hay bale climb cost?" got $2 from LEMONADE 4 DOLLARS, the sign shown
     right after HAY BALE CLIMB AT 2: signs shown one after another are no sentence split in two, so an
     on-screen row is about the subject only while it is on with one that is, for half the shorter one's
-    time (a second line under it)."""
+    time, and within the other's time (a second line under it)."""
     from tests.test_brief import _va_spans
 
     def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 11.0, "text": "RED TRAIN"},
+        return [*spans, {**spans[0], "span_id": 2, "start_s": sign_at[0], "end_s": sign_at[1], "text": "RED TRAIN"},
                 {**spans[0], "span_id": 3, "start_s": price_at[0], "end_s": price_at[1], "text": "ALL RIDES 5 DOLLARS"}]
 
     with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
