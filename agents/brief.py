@@ -320,7 +320,8 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         # a time asked for: the answer's time must be the marked line's ('FRESH BREAD', on at 30-59 s, was
         # answered "at 52 seconds", when the next line is said), whatever words it repeats; an answer with
         # no time of the video ("brings up meeting Laura at 6 o'clock", the hour the line says) has none
-        return None if any(_on_at(top, t) for t in times) else marked_line(brief, top)
+        first = bool(_ASKS_FIRST.search(brief.asked))
+        return None if any(_on_at(top, t, first=first) for t in times) else marked_line(brief, top)
     if (asks_content(brief.asked) or _asks_wording(brief)) and not asks_count(brief.asked) and not brief.archive:
         # a thing asked for: the answer must hold a word of the marked line beyond the question's own.
         # "While 'MARKET DAY' is showing, what is announced?" was answered "'MARKET DAY' is announced at
@@ -537,13 +538,21 @@ def _times(answer: str) -> set[float]:
     return found | {parse_seconds(m.group(1)) for m in _MINUTES_SECONDS.finditer(answer)}
 
 
-def _on_at(item: BriefItem, t: float) -> bool:
+#: A question for when something begins ("when does the strawberries caption first pop up?"): an
+#: on-screen text's last time is no answer to it.
+_ASKS_FIRST = re.compile(r"\b(?:first|appears?|appeared|pops?\s+up|popped\s+up|shows?\s+up|showed\s+up|"
+                         r"comes?\s+up|came\s+up|starts?|begins?)\b", re.I)
+
+
+def _on_at(item: BriefItem, t: float, *, first: bool = False) -> bool:
     """Whether `t` answers when `item` is on: an on-screen text's first or last time (give or take
-    2 s, the OCR sampling), any time of a spoken line."""
+    2 s, the OCR sampling; its first only, asked when it begins), any time of a spoken line. Trial 7's
+    "at what point ... does the strawberries caption first pop up at the bottom?" was answered "at 127
+    seconds", the last second of the marked caption's 112-128 s."""
     start = item.start_s or 0.0
     end = item.end_s if item.end_s is not None else start
     if item.source == "ocr_spans":
-        return abs(t - start) <= 2 or abs(t - end) <= 2
+        return abs(t - start) <= 2 or (abs(t - end) <= 2 and not first)
     return start - 1 <= t <= end + 1
 
 

@@ -588,6 +588,10 @@ def test_an_answer_to_when_must_give_a_time_the_marked_line_is_on(known: Any, mi
     assert mark is not None and "PLATFORM 9 EXIT" in mark and mark.startswith("4-9 s")
     assert passed_over_mark(brief, "At 4 seconds.", max_tokens=600) is None
     assert passed_over_mark(brief, "It is on from 0:04 to 0:09.", max_tokens=600) is None
+    # its last second answers when it goes, not when it first comes up (trial 7: "first pop up" at 127 s of 112-128)
+    assert passed_over_mark(brief, "It comes up at 9 seconds.", max_tokens=600) is not None
+    gone = build_brief("When is 'PLATFORM 9 EXIT' taken off the screen?", _ctx(known, ScriptedChat([]), minilm))
+    assert passed_over_mark(gone, "At 9 seconds.", max_tokens=600) is None
     said = build_brief("When is the red train mentioned?", _ctx(known, ScriptedChat([]), minilm))
     assert passed_over_mark(said, "The red train, at 2.5 s.", max_tokens=600) is None  # a spoken line: any of its times
     assert passed_over_mark(said, "The red train is mentioned at 6 s.", max_tokens=600) is not None
@@ -923,3 +927,4 @@ def test_the_marked_line_is_an_answer_only_when_it_can_say_what_is_asked(
     assert brief is not None and brief.best_match is not None
     assert ("EXIT" in brief.best_match.row_text) == ("exit" in question), brief.best_match.row_text
     assert (marked_answer(brief, max_tokens=600) is not None) == taken
+
