@@ -346,6 +346,8 @@ class YesNoLine(NamedTuple):
     evidence: str  # the line as an answer's evidence ('"..." is said at 0.7-5.9 s.')
     asked: str  # the yes/no question judged
     other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
+    later: str = ""  # the lines about the same thing said or shown after it, as shown (`_later_lines`)
+    later_evidence: str = ""  # those lines as an answer's evidence
 
 
 def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
@@ -370,8 +372,37 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     name = brief.files.get(top.video_id)
     claim = without_file_name(asked, name) if name else asked
     top = _numbered_line(brief, _fullest_line(brief, top, claim, shown), claim, shown)
+    later = _later_lines(brief, top, shown)
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
-                     _other_numbers(brief, top, claim))
+                     _other_numbers(brief, top, claim) and not later,
+                     "\n".join(marked_line(brief, i) for i in later), " ".join(_stated(i) for i in later))
+
+
+#: How many lines said or shown later a yes/no judgement is given beside its line.
+_LATER_LINES = 3
+
+
+def _later_lines(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> list[BriefItem]:
+    """The shown lines about what a yes/no question asks (`_holds_asked`, on the line as shown: a line that
+    speech recognition cut reads on into the next row) that start after the judged line ends, the last
+    `_LATER_LINES` in time order: a later line may change what the judged one says. Trial 7's "is the
+    cooking demo still on at eleven on the small stage?" was judged YES on "... starts at 11 o'clock on the
+    small stage", with "Change of plan: the cooking demonstration is now at two o'clock in the church hall"
+    said 2 minutes later; trial 6's "does the prize giving stay in the main marquee?" the same, beside PRIZE
+    GIVING 4PM LAWN. Not for a question that points at a time of the video (what holds then is asked)."""
+    if brief.windows or top.end_s is None:
+        return []
+    after = [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
+             and i.source in ("transcript", "ocr_spans") and i.start_s is not None and i.start_s > top.end_s
+             and _holds_asked(brief, i, _shown_words(i))]
+    return sorted(after, key=lambda i: i.start_s or 0.0)[-_LATER_LINES:]
+
+
+def _shown_words(item: BriefItem) -> str:
+    """The line's words as the brief shows it: the quoted text of its label (with the row that goes on
+    from a cut line), else its rows'."""
+    quoted = item.text.partition(': "')[2]
+    return quoted.partition('" (')[0].rstrip('"') if quoted else item.row_text
 
 
 #: 'one' as a pronoun ("is Susan the one giving out the prizes?", "one of the stalls"), no number: test21's

@@ -928,3 +928,58 @@ def test_the_marked_line_is_an_answer_only_when_it_can_say_what_is_asked(
     assert ("EXIT" in brief.best_match.row_text) == ("exit" in question), brief.best_match.row_text
     assert (marked_answer(brief, max_tokens=600) is not None) == taken
 
+
+def _plan_changed() -> Any:
+    """A brief whose marked line gives a plan that a line said two minutes later changes (trial 7)."""
+    from dataclasses import replace
+
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    def said(item_id: int, start: float, end: float, text: str, score: float, kind: str = "row") -> BriefItem:
+        return BriefItem(kind, "v", start, end, f'speech: "{text}"', score, "SELECT 1", rows=({"text": text},),
+                         source="transcript", item_id=item_id, match=score if kind == "hit" else 0.0)
+
+    first = said(1, 42.0, 47.3, "The cooking demonstration starts at 11 o'clock on the small stage.", 0.9, "hit")
+    raffle = said(2, 150.0, 154.8, "The raffle draw is at one o'clock.", 0.2)
+    # cut by speech recognition: the stage is in the row that goes on from it, which the brief shows joined
+    changed = said(3, 170.9, 176.6, "Change of plan: the cooking demonstration is now at 2 o'clock in the hall, "
+                   "because", 0.5)
+    changed = replace(changed, text=changed.text[:-1] + ' the band needs the stage."')
+    return Brief("Is the cooking demo still on at eleven on the small stage?", "v", (first, raffle, changed))
+
+
+def test_a_yes_no_question_is_judged_beside_the_later_lines_about_it() -> None:
+    """Trial 7's "is the cooking demo still on at eleven on the small stage?" was judged YES on the line that
+    said so, with "Change of plan: ... now at two o'clock in the church hall" said two minutes later; trial 6's
+    "does the prize giving stay in the main marquee?" the same. The judge gets the later lines about what is
+    asked (the cut one read on into its next row), and the answer names them."""
+    from dataclasses import replace
+
+    brief = _plan_changed()
+    line = yes_no_line(brief, max_tokens=600)
+    assert line is not None and "11 o'clock on the small stage" in line.line
+    assert line.later.startswith("170.9-176.6 s speech") and "band needs the stage" in line.later
+    assert "raffle" not in line.later  # not about what is asked
+    assert line.later_evidence.endswith("is said at 170.9-176.6 s.")
+    # a question that points at a time asks what holds then: no later lines
+    from queries.time_phrases import TimeWindow
+
+    at = yes_no_line(replace(brief, windows=(TimeWindow(40.0, 50.0, "at 0:45", 45.0),)), max_tokens=600)
+    assert at is None or at.later == ""
+
+
+def test_the_judge_reads_the_later_lines_and_the_answer_names_them() -> None:
+    from agents.chain import Chain, ChainSettings
+    from agents.trace import SearchTree
+
+    line = yes_no_line(_plan_changed(), max_tokens=600)
+    assert line is not None
+    llm = ScriptedChat([], routes={JUDGE: ["Words: now at 2 o'clock in the hall\nVerdict: NO"]})
+    ctx = ToolContext(memory=None, llm=llm, video_id="v", yes_no=line)
+    node = Chain([finish_tool()], ctx, ChainSettings()).judge_yes_no(SearchTree("Is the demo still at eleven?"))
+    assert node is not None and node.answer is not None
+    assert node.answer.startswith('No: "The cooking demonstration starts at 11 o\'clock')
+    assert 'Later: "Change of plan: the cooking demonstration is now at 2 o\'clock' in node.answer
+    sent = llm.calls[0][-1].content
+    assert "Said or shown later:\n170.9-176.6 s speech" in sent and sent.endswith("Question: " + line.asked)
