@@ -2,6 +2,7 @@
 as data, before the question; the answer's evidence names the brief items it used; a budget of 0
 turns it off. The chat model is scripted; the memory is real (tests/test_queries_data.py)."""
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -931,8 +932,6 @@ def test_the_marked_line_is_an_answer_only_when_it_can_say_what_is_asked(
 
 def _plan_changed() -> Any:
     """A brief whose marked line gives a plan that a line said two minutes later changes (trial 7)."""
-    from dataclasses import replace
-
     from queries.brief import Brief
     from queries.brief_items import BriefItem
 
@@ -954,8 +953,6 @@ def test_a_yes_no_question_is_judged_beside_the_later_lines_about_it() -> None:
     said so, with "Change of plan: ... now at two o'clock in the church hall" said two minutes later; trial 6's
     "does the prize giving stay in the main marquee?" the same. The judge gets the later lines about what is
     asked (the cut one read on into its next row), and the answer names them."""
-    from dataclasses import replace
-
     brief = _plan_changed()
     line = yes_no_line(brief, max_tokens=600)
     assert line is not None and "11 o'clock on the small stage" in line.line
@@ -983,3 +980,22 @@ def test_the_judge_reads_the_later_lines_and_the_answer_names_them() -> None:
     assert 'Later: "Change of plan: the cooking demonstration is now at 2 o\'clock' in node.answer
     sent = llm.calls[0][-1].content
     assert "Said or shown later:\n170.9-176.6 s speech" in sent and sent.endswith("Question: " + line.asked)
+
+
+def test_a_value_asked_that_the_marked_sign_states_must_be_in_the_answer() -> None:
+    """Trial 8's "what time is high tide, according to the sign at the top at the very end?" was answered
+    "216-240 s" beside HIGH TIDE 15:20, trial 6's "what time does the screen say the last bus is?" "178 s": a
+    time of the video is no time of day. The answer is read again, and the sign stating it may stand as the
+    answer (a sign naming only the topic may not: `_may_answer`)."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    sign = BriefItem("hit", "v", 220.0, 239.0, 'on-screen text: "HIGH TIDE 15:20"', 0.9, "SELECT 1",
+                     rows=({"text": "HIGH TIDE 15:20"},), source="ocr_spans", item_id=7, match=0.6)
+    brief = Brief("What time is high tide, according to the sign at the top?", "v", (sign,))
+    assert brief.best_match is sign
+    assert passed_over_mark(brief, "216-240 s", max_tokens=600) is not None
+    assert passed_over_mark(brief, "High tide is at 15:20.", max_tokens=600) is None
+    assert marked_answer(brief, max_tokens=600) == '"HIGH TIDE 15:20" is shown at 220-239 s.'
+    topic = replace(sign, text='on-screen text: "HIGH TIDE"', rows=({"text": "HIGH TIDE"},))
+    assert marked_answer(Brief(brief.question, "v", (topic,)), max_tokens=600) is None
