@@ -92,8 +92,8 @@ _TAKES_OVER = re.compile(r"\b(?:takes?|took|taking)\s+over\b", re.I)
 #: "Which comes first: the donkey rides notice or the hay ride notice?", "which was announced earlier, the
 #: bus or the train?": two things the question names, of which the first (or last) in time is asked for.
 _WHICH_FIRST = re.compile(
-    r"(?:^|[,;:]\s*)(?:which|what)\b[^,:;?]*?\b(first|earlier|sooner|last|later)\b\s*[,:]?\s*(?:the\s+)?"
-    r"([^,:;?]+?)\s+or\s+(?:the\s+)?([^,:;?]+?)\s*[?.!]*\s*$",
+    r"(?:^|[,;:]\s*)(?:which|what)\b[^,:;?]*?\b(first|earlier|sooner|last|later)\b(?:[^,:;?]{0,40}?[,:])?\s*"
+    r"(?:the\s+)?([^,:;?]+?),?\s+or\s+(?:the\s+)?([^,:;?]+?)\s*[?.!]*\s*$",
     re.I,
 )
 _NTH_WORD = {"first": "first", "earlier": "first", "sooner": "first", "last": "last", "later": "last"}

@@ -1249,6 +1249,9 @@ def test_a_file_name_that_names_a_kind_of_text_does_not_hide_the_said_line(
     # hay ride's sign, the best search hit
     ("Which is mentioned first, the mountains or the people walking?", "Please count the people"),
     ("In this clip, which comes later: the people walking or the mountains?", "Tomorrow it will rain"),
+    # trial 8: a place named after 'first', and a comma before 'or', were read as no such question
+    ("Which is said first in this clip: the people walking or the mountains?", "Please count the people"),
+    ("What came first: the 'people walking' line, or the rain in the mountains?", "Please count the people"),
 ])  # fmt: skip
 def test_of_two_things_named_the_first_or_last_in_time_is_marked(known: Any, question: str, marked: str) -> None:
     best = evidence_brief(known, question, video_id="vA").best_match
