@@ -24,6 +24,7 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.absent import VALUE_FORMS, video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
+from queries.brief_order import which_first_rival
 from queries.errors import QueryError
 from queries.question_words import (
     CAPITALISED,
@@ -163,12 +164,15 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     and for a line that cannot say what is asked (`_may_answer`)."""
     if brief is None or asks_count(brief.asked) or yes_no_question(brief.asked):
         return None
-    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    shown = fitted_items(brief, max_tokens)
+    top = _shown_mark(brief, shown)
     if top is not None and brief.archive:
         return _archive_line(brief, top)
-    if top is None or top.kind == "count" or not top.row_text.strip() or not _may_answer(brief.asked, top):
+    if top is None or top.kind == "count" or not top.row_text.strip():
         return None
-    return _stated(top, placed=True)
+    if (rival := which_first_rival(shown, top)) is not None:  # the one of two the code found first, then the other
+        return f"{_stated(top, placed=True)} Then: {_stated(rival, placed=True)}"
+    return _stated(top, placed=True) if _may_answer(brief.asked, top) else None
 
 
 #: A question for a name ("what's the name of the instructor?"); for a person, `_WHO`.
@@ -322,6 +326,12 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
         said = {float(n) for n in _NUMBER.findall(number_words_to_digits(answer))}
         return None if said & _counted(top) else marked_line(brief, top)
     words = set(content_words(answer))
+    if (rival := which_first_rival(shown, top)) is not None:
+        # "which comes first, A or B?": the answer must name the marked one more than the other. Trial 7's "what
+        # gets said first, the price of bread or the cheese stall moving?" was answered "The price of bread gets
+        # said first, at 14.9 seconds", with CHEESE STALL BY THE FOUNTAIN (14-33 s) marked first
+        mine, theirs = (len(words & set(content_words(i.row_text))) for i in (top, rival))
+        return marked_line(brief, top) if theirs > mine or not mine else None
     times = _times(answer)  # not every number: "delayed by 10 minutes" is no time of the line at 9.8-12.4 s
     if top.start_s is not None and asks_moment(brief.asked):
         # a time asked for: the answer's time must be the marked line's ('FRESH BREAD', on at 30-59 s, was

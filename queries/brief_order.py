@@ -9,6 +9,7 @@ items, like every other part of the brief (`queries.brief_items`).
 """
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from queries.text_kinds import named_sources, wanted_sources
 from queries.time_phrases import number_words_to_digits, time_windows
 from queries.videos import video_paths
 
-__all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items"]
+__all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items", "which_first_rival"]
 
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
@@ -272,6 +273,14 @@ def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         hit_item("order", hit, 1.0, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"'),
         hit_item("order", other, 0.95, f'not {which}: "{clip_text(other_phrase, 30)}"'),
     ]
+
+
+def which_first_rival(items: Sequence[BriefItem], top: BriefItem) -> BriefItem | None:
+    """Of the two lines `_which_first` compared, the one not asked for, when `top` is the other; else None."""
+    which = next((w for w in ("first", "last") if f' {w} of "' in top.text), None)
+    if top.kind != "order" or which is None:
+        return None
+    return next((i for i in items if i is not top and i.kind == "order" and f' not {which}: "' in i.text), None)
 
 
 def _in_its_place(

@@ -999,3 +999,17 @@ def test_a_value_asked_that_the_marked_sign_states_must_be_in_the_answer() -> No
     assert marked_answer(brief, max_tokens=600) == '"HIGH TIDE 15:20" is shown at 220-239 s.'
     topic = replace(sign, text='on-screen text: "HIGH TIDE"', rows=({"text": "HIGH TIDE"},))
     assert marked_answer(Brief(brief.question, "v", (topic,)), max_tokens=600) is None
+
+
+def test_an_answer_naming_the_other_of_two_things_compared_in_time_is_passed_over(known: Any, minilm: Any) -> None:
+    """Trial 7's "what gets said first, the price of bread or the cheese stall moving?" was answered "The price
+    of bread gets said first, at 14.9 seconds" with the cheese stall marked first: the time was the mark's, the
+    words the other's. The answer must name the marked one more than the other; taken as shown, both go, in order."""
+    brief = build_brief("Which is mentioned first, the mountains or the people walking?",
+                        _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None
+    assert passed_over_mark(brief, "The mountains come first, at 5 s.", max_tokens=600) is not None
+    assert passed_over_mark(brief, "The people walking are mentioned first.", max_tokens=600) is None
+    taken = marked_answer(brief, max_tokens=600)
+    assert taken is not None and taken.startswith('"Please count the people') and " Then: " in taken
+    assert "mountains" in taken.split(" Then: ")[1]
