@@ -368,8 +368,8 @@ class YesNoLine(NamedTuple):
     evidence: str  # the line as an answer's evidence ('"..." is said at 0.7-5.9 s.')
     asked: str  # the yes/no question judged
     other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
-    later: str = ""  # the lines about the same thing said or shown after it, as shown (`_later_lines`)
-    later_evidence: str = ""  # those lines as an answer's evidence
+    latest: str = ""  # of the lines about the same thing said or shown after it, the one judged again, as shown
+    later_evidence: str = ""  # those lines (`_later_lines`) as an answer's evidence
 
 
 def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
@@ -395,9 +395,15 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     claim = without_file_name(asked, name) if name else asked
     top = _numbered_line(brief, _fullest_line(brief, top, claim, shown), claim, shown)
     later = _later_lines(brief, top, shown)
+    # judged again: the later line of the judged one's kind (speech, on-screen text) that holds the most of
+    # what is asked, the latest of those: trial 7's changed plan was said, and the sign shown with it (BRASS
+    # BAND 2PM SMALL STAGE) held as many of the question's words about another thing
+    wanted = set(stems(subject_words(number_words_to_digits(brief.asked))))
+    latest = max(later, default=None, key=lambda i: (i.source == top.source, len(
+        wanted & set(stems(content_words(number_words_to_digits(_shown_words(i)))))), i.start_s or 0.0))
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
                      _other_numbers(brief, top, claim) and not later,
-                     "\n".join(marked_line(brief, i) for i in later), " ".join(_stated(i) for i in later))
+                     marked_line(brief, latest) if latest else "", " ".join(_stated(i) for i in later))
 
 
 #: How many lines said or shown later a yes/no judgement is given beside its line.

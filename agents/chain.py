@@ -414,17 +414,25 @@ class Chain:
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
-        line, evidence, asked, other_number, later, later_evidence = self.ctx.yes_no
+        line, evidence, asked, other_number, latest, later_evidence = self.ctx.yes_no
         verdict: bool | None
         if other_number:  # the question's numbers are none of the line's: the code says no
             text, usage, verdict = "", Usage(), False
             why = "the line's numbers are not the question's"
             note = "no: the line gives other numbers than the question"
         else:
-            said_later = f"Said or shown later:\n{later}" if later else ""
-            text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", said_later, f"Question: {asked}"])
+            text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
             verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
             why, note = "judge the best match yes or no", "judged yes or no from the best match"
+        if latest:
+            # a line about it said or shown later is judged alone too, and holds when it decides otherwise: shown
+            # both in one call, the small model judged by the first (trials 6-8's changed plans, 0 of 3)
+            again, more = self._plain_call("planner:yes_no", [f"The line: {latest}", f"Question: {asked}"])
+            usage, text = usage + more, f"{text}\n\n{again}".strip()
+            later_verdict = parse_yes_no(parse_fields(again, ["Verdict"]).get("Verdict", again))
+            if later_verdict is not None and later_verdict != verdict:
+                verdict = later_verdict
+                note = "judged yes or no from a later line about it, which changes the best match"
         later_said = f" Later: {later_evidence}" if later_evidence and verdict is not None else ""
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}{later_said}"
         step = planner_step(READ, why, text.strip(), usage, answer or "", final=answer is not None)

@@ -948,38 +948,43 @@ def _plan_changed() -> Any:
     return Brief("Is the cooking demo still on at eleven on the small stage?", "v", (first, raffle, changed))
 
 
-def test_a_yes_no_question_is_judged_beside_the_later_lines_about_it() -> None:
+def test_a_yes_no_question_is_judged_again_on_a_later_line_about_it() -> None:
     """Trial 7's "is the cooking demo still on at eleven on the small stage?" was judged YES on the line that
-    said so, with "Change of plan: ... now at two o'clock in the church hall" said two minutes later; trial 6's
-    "does the prize giving stay in the main marquee?" the same. The judge gets the later lines about what is
-    asked (the cut one read on into its next row), and the answer names them."""
+    said so, with "Change of plan: ... now at two o'clock in the church hall" said two minutes later; trials 6
+    and 8 the same. The later lines about what is asked are the answer's evidence too, and the one of them of
+    the judged line's kind (the cut one read on into its next row) holding most of the question is judged again."""
     brief = _plan_changed()
     line = yes_no_line(brief, max_tokens=600)
     assert line is not None and "11 o'clock on the small stage" in line.line
-    assert line.later.startswith("170.9-176.6 s speech") and "band needs the stage" in line.later
-    assert "raffle" not in line.later  # not about what is asked
+    assert line.latest.startswith("170.9-176.6 s speech") and "band needs the stage" in line.latest
+    assert "raffle" not in line.later_evidence  # not about what is asked
     assert line.later_evidence.endswith("is said at 170.9-176.6 s.")
     # a question that points at a time asks what holds then: no later lines
     from queries.time_phrases import TimeWindow
 
     at = yes_no_line(replace(brief, windows=(TimeWindow(40.0, 50.0, "at 0:45", 45.0),)), max_tokens=600)
-    assert at is None or at.later == ""
+    assert at is None or at.latest == ""
 
 
-def test_the_judge_reads_the_later_lines_and_the_answer_names_them() -> None:
+@pytest.mark.parametrize(("replies", "answer"), [
+    (["Verdict: YES", "Words: now at 2 o'clock in the hall\nVerdict: NO"], "No: "),  # the later line holds
+    (["Verdict: YES", "Verdict: YES"], "Yes: "),
+    (["Verdict: NO", "Words: hall\nVerdict: UNSURE"], "No: "),  # it does not decide: the first verdict stands
+])  # fmt: skip
+def test_a_later_line_that_decides_otherwise_holds(replies: list[str], answer: str) -> None:
     from agents.chain import Chain, ChainSettings
     from agents.trace import SearchTree
 
     line = yes_no_line(_plan_changed(), max_tokens=600)
     assert line is not None
-    llm = ScriptedChat([], routes={JUDGE: ["Words: now at 2 o'clock in the hall\nVerdict: NO"]})
+    llm = ScriptedChat([], routes={JUDGE: replies})
     ctx = ToolContext(memory=None, llm=llm, video_id="v", yes_no=line)
     node = Chain([finish_tool()], ctx, ChainSettings()).judge_yes_no(SearchTree("Is the demo still at eleven?"))
-    assert node is not None and node.answer is not None
-    assert node.answer.startswith('No: "The cooking demonstration starts at 11 o\'clock')
+    assert node is not None and node.answer is not None and node.answer.startswith(answer)
+    assert node.answer.startswith(answer + '"The cooking demonstration starts at 11 o\'clock')
     assert 'Later: "Change of plan: the cooking demonstration is now at 2 o\'clock' in node.answer
-    sent = llm.calls[0][-1].content
-    assert "Said or shown later:\n170.9-176.6 s speech" in sent and sent.endswith("Question: " + line.asked)
+    first, second = (call[-1].content for call in llm.calls)
+    assert first.startswith("The line: 42-47.3 s speech") and second.startswith("The line: 170.9-176.6 s speech")
 
 
 def test_a_value_asked_that_the_marked_sign_states_must_be_in_the_answer() -> None:
