@@ -742,6 +742,17 @@ def without_file_name(question: str, file_name: str) -> str:
     'While MINI GOLF was showing, what was said?'
     >>> without_file_name("what is in the news?", "news.mp4")
     'what is in the news?'
+
+    Some of its words before 'video' or 'clip' name it too: trial 8's "how far into the ferry terminal video does
+    the captain speak?" (harbour_ferry_terminal.mp4) was searched for 'ferry terminal', and the welcome to the
+    ferry terminal was marked over the captain's line.
+
+    >>> without_file_name("How far into the ferry terminal video does the captain speak?", "harbour_ferry_terminal.mp4")
+    'How far into does the captain speak?'
+    >>> without_file_name("oakfield market clip: what is said first?", "oakfield_saturday_market.mp4")
+    'what is said first?'
+    >>> without_file_name("When is the ferry in the video late?", "harbour_ferry_terminal.mp4")
+    'When is the ferry in the video late?'
     """
     parts = [re.escape(p) for p in re.split(r"[\s_.-]+", file_name.rsplit(".", 1)[0]) if p]
     if len(parts) < 2:
@@ -751,4 +762,8 @@ def without_file_name(question: str, file_name: str) -> str:
     # what was announced?" is a relation to X, not to X and what follows)
     named = rf"(?:\b(?:in|of|from)\s+)?(?:the\s+)?\b{name}(?!\w)(?:\s+(?:video|clip))?"
     out = re.sub(named, " ", question, flags=re.I)
+    some = "|".join(p for p in parts if len(p) >= 3)
+    if some:  # words of the name before a video noun ("the ferry terminal video", "the oakfield market clip")
+        out = re.sub(rf"(?:\b(?:in|of|from)\s+)?(?:the\s+)?(?<![\w-])(?:(?:{some})\s+){{1,3}}"
+                     rf"(?:video|clip|footage|recording|film)s?\b", " ", out, flags=re.I)
     return re.sub(r"\s+([?.!,;])", r"\1", re.sub(r"\s{2,}", " ", out)).strip(" ,;:-\u2013\u2014")
