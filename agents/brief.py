@@ -24,6 +24,7 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.absent import VALUE_FORMS, video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
+from queries.brief_items import labelled_line
 from queries.brief_order import which_first_rival
 from queries.errors import QueryError
 from queries.question_words import (
@@ -398,15 +399,15 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     # judged again: the later line of the judged one's kind (speech, on-screen text) that holds the most of
     # what is asked, the latest of those: trial 7's changed plan was said, and the sign shown with it (BRASS
     # BAND 2PM SMALL STAGE) held as many of the question's words about another thing
-    wanted = set(stems(subject_words(number_words_to_digits(brief.asked))))
-    latest = max(later, default=None, key=lambda i: (i.source == top.source, len(
-        wanted & set(stems(content_words(number_words_to_digits(_shown_words(i)))))), i.start_s or 0.0))
+    wanted = _asked_stems(brief.asked)
+    latest = max(later, default=None, key=lambda i: (i.source == top.source,
+                                                     len(wanted & _said_stems(_shown_words(i))), i.start_s or 0.0))
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
                      _other_numbers(brief, top, claim) and not later,
                      marked_line(brief, latest) if latest else "", " ".join(_stated(i) for i in later))
 
 
-#: How many lines said or shown later a yes/no judgement is given beside its line.
+#: How many lines said or shown later a yes/no answer names as evidence; the one judged again is of them.
 _LATER_LINES = 3
 
 
@@ -429,7 +430,7 @@ def _later_lines(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> li
 def _shown_words(item: BriefItem) -> str:
     """The line's words as the brief shows it: the quoted text of its label (with the row that goes on
     from a cut line), else its rows'."""
-    quoted = item.text.partition(': "')[2]
+    quoted = labelled_line(item.text)[1]
     return quoted.partition('" (')[0].rstrip('"') if quoted else item.row_text
 
 
@@ -462,8 +463,7 @@ def _fullest_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[Brie
     was judged YES of the sign HAY BALE CLIMB 11 AM, which names no place, with "The hay mail climb opens
     at 11 o'clock beside the horse pad." said under it (test25). The marked line when no other says more;
     not for a question that points at a time of the video (the mark is the line of that time)."""
-    words = set(stems(subject_words(number_words_to_digits(claim))))
-    lacking = words - set(stems(content_words(number_words_to_digits(top.row_text))))
+    lacking = _asked_stems(claim) - _said_stems(top.row_text)
     if brief.windows or not lacking or top.start_s is None or top.end_s is None:
         return top
 
@@ -524,10 +524,18 @@ def _holds_asked(brief: Brief, top: BriefItem, text: str | None = None) -> bool:
 def _shares_asked(brief: Brief, text: str, asked_words: Sequence[str] | None = None) -> bool:
     """Whether `text` holds two of the question's subject words (`asked_words`, when given; its only
     one, if it has one)."""
-    words = subject_words(number_words_to_digits(brief.asked)) if asked_words is None else asked_words
-    asked = set(stems(list(words)))  # 'fifty' is the line's '$50'
-    said = set(stems(content_words(number_words_to_digits(text))))
-    return len(asked & said) >= min(2, len(asked)) > 0
+    asked = _asked_stems(brief.asked) if asked_words is None else set(stems(list(asked_words)))
+    return len(asked & _said_stems(text)) >= min(2, len(asked)) > 0
+
+
+def _asked_stems(question: str) -> set[str]:
+    """The stems of `question`'s subject words, its numbers in digits ('fifty' is the line's '$50')."""
+    return set(stems(subject_words(number_words_to_digits(question))))
+
+
+def _said_stems(text: str) -> set[str]:
+    """The stems of a line's content words, its numbers in digits."""
+    return set(stems(content_words(number_words_to_digits(text))))
 
 
 #: A question for a person ("who came third in the cycle race?"): its answer is no video.

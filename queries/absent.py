@@ -26,6 +26,7 @@ from memory import Memory
 from queries.question_words import (
     AUXILIARIES,
     CAPITALISED,
+    GET_FORMS,
     QUOTED,
     STOPWORDS,
     VALUE_WORDS,
@@ -313,7 +314,7 @@ def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Se
 
 
 #: Verbs that carry another ("gets mentioned", "is going on about"): nothing a video need say.
-_LIGHT_VERBS = frozenset(["get", "gets", "got", "getting", "go", "goes", "going", "went", "gone"])
+_LIGHT_VERBS = GET_FORMS | frozenset(["go", "goes", "going", "went", "gone"])
 
 
 #: A noun that names the video itself, and up to three words before it that say which ("the rabbit

@@ -64,6 +64,7 @@ from queries.brief_items import (
     VideoFacts,
     clip_text,
     hit_item,
+    labelled_line,
     recorded_sql,
     seconds_text,
     span_text,
@@ -630,7 +631,7 @@ def _finished(memory: Memory, item: BriefItem) -> BriefItem:
     rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + 0.5]).to_pylist()
     if not rows:
         return item
-    said = item.text.partition(': "')[0]  # hit_item's label: the line itself may hold ': ' ("Change of plan: ...")
+    said = labelled_line(item.text)[0]
     more = " ".join(str(rows[0]["text"]).split())
     return replace(item, text=f'{said}: "{clip_text(f"{text} {more}")}"')
 

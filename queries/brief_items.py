@@ -15,8 +15,8 @@ from queries.errors import QueryError
 from queries.screen_places import ORDINALS
 from queries.search import SOURCE_LABELS, TextHit
 
-__all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "hit_item", "recorded_sql", "seconds_text",
-           "span_text"]
+__all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "hit_item", "labelled_line", "recorded_sql",
+           "seconds_text", "span_text"]
 
 #: The longest text an item shows.
 TEXT_CHARS = 160
@@ -179,6 +179,17 @@ def _hit_row(hit: TextHit) -> dict[str, Any]:
     """A search hit as the `text_items` row it came from."""
     return {"video_id": hit.video_id, "source": hit.source, "item_id": hit.item_id, "start_s": hit.start_s,
             "end_s": hit.end_s, "text": hit.text}
+
+
+def labelled_line(text: str) -> tuple[str, str]:
+    """A hit item's prompt line (`hit_item`) split at the first ': "': its label and the rest (the line, with
+    its closing quote); the line itself may hold ': ' ("Change of plan: ..."). ('', '') parts when absent.
+
+    >>> labelled_line('speech 2 of 5: "Change of plan: now at two."')
+    ('speech 2 of 5', 'Change of plan: now at two."')
+    """
+    label, _, rest = text.partition(': "')
+    return label, rest
 
 
 def hit_item(kind: str, hit: TextHit, score: float, label: str = "", match: float = 0.0) -> BriefItem:

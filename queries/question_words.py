@@ -9,8 +9,8 @@ from collections.abc import Collection, Sequence
 
 from queries.question_form import sentences
 
-__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "QUOTED", "STOPWORDS", "VALUE_WORDS",
-           "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
+__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS", "QUOTED", "STOPWORDS",
+           "VALUE_WORDS", "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
            "forms_pattern", "mentioned_words", "mentions_either", "names_what",
            "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
@@ -476,13 +476,14 @@ def _object_of_lines(question: str) -> str | None:
     clause that places the lines in the video ("made in the first minute")."""
     m = _LINES_THEN_VERB.search(question)
     verb = m.group(1).lower() if m else ""
-    if m is None or verb in STOPWORDS | AUXILIARIES | _PASSIVE or _PLACING.match(m.group(2)):
+    if m is None or verb in STOPWORDS | AUXILIARIES | GET_FORMS or _PLACING.match(m.group(2)):
         return None
     return m.group(2)
 
 
-#: 'get' as the passive's auxiliary ("how many announcements get read out"): no verb of what lines hold.
-_PASSIVE = frozenset(["get", "gets", "got", "getting"])
+#: The forms of 'get', which carries another verb: the passive's auxiliary ("how many announcements get read
+#: out": no verb of what lines hold), "which of these gets mentioned first?" (no word a video need say).
+GET_FORMS = frozenset(["get", "gets", "got", "getting"])
 
 
 def _counted_clause(question: str) -> str | None:
