@@ -25,7 +25,7 @@ from memory import Memory
 from queries.absent import VALUE_FORMS, video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
 from queries.brief_items import labelled_line
-from queries.brief_order import which_first_rival
+from queries.brief_order import named_order, which_first_rival
 from queries.errors import QueryError
 from queries.question_words import (
     CAPITALISED,
@@ -136,6 +136,9 @@ def _archive_line(brief: Brief, top: BriefItem) -> str | None:
     return _stated(top, file=brief.files.get(top.video_id)) if _archive_holds_asked(brief, top) else None
 
 
+_ORDER_TWIN = {"before": "earlier", "after": "later"}
+
+
 def _stated(top: BriefItem, *, placed: bool = False, file: str | None = None) -> str:
     """The line `top` as an answer's sentence: '"X" is said at 1-3.5 s.', '"X" is shown at 4-9 s (top).'
     (`placed`: with its place on the frame, when known; `file`: '... at 1-3.5 s in a.mp4.')."""
@@ -173,6 +176,8 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
         return None
     if (rival := which_first_rival(shown, top)) is not None:  # the one of two the code found first, then the other
         return f"{_stated(top, placed=True)} Then: {_stated(rival, placed=True)}"
+    if order := named_order(brief.asked, top):  # "was X said before or after Y?": the order the code read
+        return f"{order.capitalize()}: {_stated(top, placed=True)}"
     return _stated(top, placed=True) if _may_answer(brief.asked, top) else None
 
 
@@ -317,6 +322,10 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     top = _shown_mark(brief, shown)
     if top is None:
         return None
+    if (order := named_order(brief.asked, top)) and not (brief.absent.words or brief.absent.quoted):
+        # "was X said before or after Y?", both found: the answer must say the order the code read from their times
+        said = set(re.findall(r"\b(before|after|earlier|later)\b", answer.lower()))
+        return None if said and said <= {order, _ORDER_TWIN[order]} and not denies(answer) else marked_line(brief, top)
     if denies(answer):
         if top.kind == "count" and counted_answer(brief, max_tokens=max_tokens):
             # "no announcements" beside the code's count of 3 of them; "the video does not show the number

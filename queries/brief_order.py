@@ -24,7 +24,7 @@ from queries.text_kinds import named_sources, wanted_sources
 from queries.time_phrases import number_words_to_digits, time_windows
 from queries.videos import video_paths
 
-__all__ = ["AT_START_S", "OTHER_NEAR_S", "order_items", "which_first_rival"]
+__all__ = ["AT_START_S", "OTHER_NEAR_S", "named_order", "order_items", "which_first_rival"]
 
 #: "right after the red train", "just before meeting Anna", "before 'SOLD OUT' appeared": an order
 #: relation to something said or shown, found by search (times and events are time_phrases' job).
@@ -97,6 +97,16 @@ _WHICH_FIRST = re.compile(
     r"(?:the\s+)?([^,:;?]+?),?\s+or\s+(?:the\s+)?([^,:;?]+?)\s*[?.!]*\s*$",
     re.I,
 )
+#: "Was Mr Okafor paged before or after Captain Hale's message?", "did the cafe close earlier or later than the
+#: gate change?": the order of the first thing named to the second. Trial 8's was read as the line before
+#: "or after Captain Hale's message" (_ANCHOR), and the brief marked the speech before the welcome.
+_BEFORE_OR_AFTER = re.compile(
+    r"(?:^|[,;:]\s*)(?:(?:was|were|is|are|did|does|do|has|have|had|will)\s+)?(?:the\s+|a\s+|an\s+)?(?P<x>[^,;:?]+?)\s+"
+    r"(?:(?:come|comes|came|happen|happens|happened|said|shown|announced|mentioned|appear|appears|appeared)\s+)?"
+    r"(?:before\s+or\s+after|after\s+or\s+before|earlier\s+or\s+later|later\s+or\s+earlier)(?:\s+than)?\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?P<y>[^,;:?]+?)\s*[?.!]*\s*$",
+    re.I,
+)
 _NTH_WORD = {"first": "first", "earlier": "first", "sooner": "first", "last": "last", "later": "last"}
 #: Speech and on-screen text of the other kind than the anchor's that overlap its span (end, start) for
 #: at least half of the shorter of the two (its duration last): a line that ends a fraction of a second
@@ -154,6 +164,8 @@ def order_items(
         if content_words(m.group(2)):
             relations.append(("replaced", m.group(2), wanted))
     for m in _ANCHOR.finditer(question):
+        if _BEFORE_OR_AFTER.search(question):
+            break  # the order of two things named, not the line next to one (`_before_or_after`)
         phrase = _quoted_or(m.group(2))
         if _HOW_LONG_BEFORE.search(question, 0, m.start()):
             continue
@@ -224,7 +236,7 @@ def order_items(
                 recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
             ))
     if not relations:
-        out += _which_first(memory, vid, question, encoder)
+        out += _which_first(memory, vid, question, encoder) or _before_or_after(memory, vid, question, encoder)
     return out
 
 
@@ -273,6 +285,37 @@ def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | Non
         hit_item("order", hit, 1.0, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"'),
         hit_item("order", other, 0.95, f'not {which}: "{clip_text(other_phrase, 30)}"'),
     ]
+
+
+def _before_or_after(memory: Memory, vid: str, question: str, encoder: Encoder | None) -> list[BriefItem]:
+    """For "was X said before or after Y?": both found by search, X's line labelled with the order the code
+    read from their start times, Y's beside it. Nothing when either is not found, Y is a time of the video
+    (the time rules read it), or both are one line."""
+    m = _BEFORE_OR_AFTER.search(question)
+    if m is None or _names_a_time(m.group("y")):
+        return []
+    hits = []
+    for phrase in (_quoted_or(m.group("x")), _quoted_or(m.group("y"))):
+        hit = _anchor_hit(memory, vid, phrase, sorted(named_sources(phrase) or _KINDS), encoder) \
+            if content_words(phrase) else None
+        if hit is None:
+            return []
+        hits.append(hit)
+    (x, y), (hx, hy) = (_quoted_or(m.group("x")), _quoted_or(m.group("y"))), hits
+    if (hx.source, hx.item_id) == (hy.source, hy.item_id) or hx.start_s == hy.start_s:
+        return []
+    order = "before" if hx.start_s < hy.start_s else "after"
+    return [
+        hit_item("order", hx, 1.0, f'"{clip_text(x, 30)}", {order} "{clip_text(y, 30)}"'),
+        hit_item("order", hy, 0.95, f'"{clip_text(y, 30)}"'),
+    ]
+
+
+def named_order(question: str, top: BriefItem) -> str | None:
+    """'before' or 'after': what `_before_or_after` found of the first thing `question` names, when `top` is
+    its line; else None."""
+    label = re.match(r'[^:"]*"[^"]*", (before|after) "', top.text)
+    return label.group(1) if label and top.kind == "order" and _BEFORE_OR_AFTER.search(question) else None
 
 
 def which_first_rival(items: Sequence[BriefItem], top: BriefItem) -> BriefItem | None:

@@ -1018,3 +1018,18 @@ def test_an_answer_naming_the_other_of_two_things_compared_in_time_is_passed_ove
     taken = marked_answer(brief, max_tokens=600)
     assert taken is not None and taken.startswith('"Please count the people') and " Then: " in taken
     assert "mountains" in taken.split(" Then: ")[1]
+
+
+def test_an_answer_to_before_or_after_must_say_the_order_the_code_read(known: Any, minilm: Any) -> None:
+    """Trial 8's "was Mr Okafor paged before or after Captain Hale's message?" was answered "The memory does
+    not show it." with both lines in the brief. The code reads the order from the two lines' times; an answer
+    that denies, or says the other order, is passed over, and taken as shown the mark says the order first."""
+    brief = build_brief("Was the rain in the mountains said before or after the people walking line?",
+                        _ctx(known, ScriptedChat([]), minilm))
+    assert brief is not None and brief.best_match is not None
+    for wrong in ("Before.", "The memory does not show it.", "It was said at 5 s."):
+        assert passed_over_mark(brief, wrong, max_tokens=600) is not None, wrong
+    for right in ("After.", "It was said later, after the people walking line."):
+        assert passed_over_mark(brief, right, max_tokens=600) is None, right
+    taken = marked_answer(brief, max_tokens=600)
+    assert taken is not None and taken.startswith('After: "Tomorrow it will rain'), taken

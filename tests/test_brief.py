@@ -1258,6 +1258,20 @@ def test_of_two_things_named_the_first_or_last_in_time_is_marked(known: Any, que
     assert best is not None and best.kind == "order" and best.row_text.startswith(marked), best
 
 
+@pytest.mark.parametrize(("question", "marked", "order"), [
+    # trial 8's "was Mr Okafor paged before or after Captain Hale's message?" marked the line before
+    # "or after Captain Hale's message"
+    ("Was the rain in the mountains said before or after the people walking line?", "Tomorrow it will rain", "after"),
+    ("In this clip, did the people walking come after or before the mountains?", "Please count the people", "before"),
+])  # fmt: skip
+def test_before_or_after_marks_the_first_thing_named_with_its_order(
+    known: Any, question: str, marked: str, order: str
+) -> None:
+    best = evidence_brief(known, question, video_id="vA").best_match
+    assert best is not None and best.kind == "order" and best.row_text.startswith(marked), best
+    assert f", {order} " in best.text, best.text
+
+
 def test_a_line_said_only_partly_while_a_text_is_on_is_marked_when_nothing_else_is(
     minilm: Any, tmp_path: Path
 ) -> None:
