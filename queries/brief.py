@@ -133,9 +133,12 @@ _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 _NAMES_TEXT = re.compile(rf"\b(?:{TEXT_NOUNS})\b", re.I)
 #: "How many different signs appear on screen?": distinct on-screen texts.
 _DISTINCT_TEXTS = re.compile(
-    rf"\b(?:{_COUNT_WORDS})\s+(?:(?:different|distinct|separate|unique|individual|"
-    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,3}"
-    rf"(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
+    rf"\b(?:{_COUNT_WORDS})\s+(?:(?:diff?e?re?nt|distinct|separate|unique|individual|second(?:-line)?|new|"
+    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,4}"
+    rf"(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b"
+    # "how many times does a second line of text show up under the top banner?" (trial 8)
+    rf"|\bhow\s+many\s+times\s+(?:does|do|did|is|are|was|were|will)\s+(?:(?:a|an|the|any)\s+)?(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b",
     re.I,
 )
 #: "How many separate announcements does the speaker make?", "how many different things does the voice

@@ -172,21 +172,20 @@ def distinct_text_items(
         first.setdefault(fold_text(r["text"]), spans.get(r["item_id"], (None, None)))
     groups: dict[str, list[tuple[str, float, float]]] = {}
     for t, a, b in texts:
-        place, line = first.get(fold_text(t), (None, None))
-        where = "at an unknown place" if place is None else f"at the {place}" + (
-            f" ({ORDINALS.get(line, f'line {line}')})" if line is not None and line > 1 else "")
-        groups.setdefault(where, []).append((t, a, b))
+        groups.setdefault(_at_place(*first.get(fold_text(t), (None, None))), []).append((t, a, b))
 
     def listed(texts: Sequence[tuple[str, float, float]]) -> str:
         return ", ".join(f'"{clip_text(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)
 
-    want = asked_place(question)
-    asked = groups.get(f"at the {want}") if want is not None else None
+    # "how many texts show up under the top banner?" asks the top's second line (trial 8 was given the top's count)
+    place = asked_place(question)
+    want = _at_place(place, asked_line(question)) if place is not None else None
+    asked = groups.get(want) if want is not None else None
     total = f"{len(texts)} different on-screen texts{during}"  # the line starts "whole video"
     tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
     if asked is not None:
-        others = [(g, ts) for g, ts in groups.items() if g != f"at the {want}"]
-        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} at the {want}: {listed(asked)}; {total} in all"
+        others = [(g, ts) for g, ts in groups.items() if g != want]
+        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}: {listed(asked)}; {total} in all"
         text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
     else:
         text = f"{total}: {listed(texts)}; by place: {tally}"
@@ -197,6 +196,13 @@ def distinct_text_items(
     counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
+
+
+def _at_place(place: str | None, line: int | None) -> str:
+    """'at the top', 'at the top (second line)': where a text is on the frame, as the count names it."""
+    if place is None:
+        return "at an unknown place"
+    return f"at the {place}" + (f" ({ORDINALS.get(line, f'line {line}')})" if line is not None and line > 1 else "")
 
 
 _TEXT_NOUN = r"(?:texts?|signs?|captions?|overlays?|headings?|banners?|titles?|headlines?|messages?|notices?)"

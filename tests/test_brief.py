@@ -1195,6 +1195,19 @@ def test_a_text_alone_at_the_top_takes_the_place_of_the_first_of_two_lines(repla
         assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 10", (question, best)
 
 
+@pytest.mark.parametrize("question", [
+    "How many times does a second line of text show up just under the top banner?",  # trial 8: no count made
+    "How many different texts appear in the line under the top banner?",  # was given the top's count
+    "how many diffrent pieces of on-screen text show up under the top sign?",  # typed so; four words before 'text'
+])  # fmt: skip
+def test_a_count_of_the_texts_under_the_top_one_counts_the_second_line(
+    replaced_under_two_lines: Any, question: str
+) -> None:
+    best = evidence_brief(replaced_under_two_lines, question, video_id="vA").best_match
+    assert best is not None and best.kind == "count" and best.rows[0]["counted"] == 1, best
+    assert best.text.startswith('1 different text at the top (second line): "CAMERA 2 NORTH GATE"'), best.text
+
+
 def test_the_text_before_one_took_over_is_the_one_in_its_place(replaced_under_two_lines: Any) -> None:
     """test23's "which text was at the top just before CAROUSEL BY BUS STOP took over?" was marked on the
     second line that came up under BOOK SWAP, the text whose place CAROUSEL took: the latest text to come
