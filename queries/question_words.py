@@ -66,12 +66,17 @@ ORDER_WORDS = frozenset(re.findall(r"\w+", """
     opening closing subsequent order sequence"""))
 RECENCY_WORDS = frozenset(re.findall(r"\w+", """
     new newer newest recent recently current currently now anymore"""))
+#: The words that set a thing against a plan and its change ("which gate was it *originally* *supposed* to
+#: board from?", "is the demo *still* on?", "where does it go *instead*?"): the video states the plan and the
+#: change, seldom these words; asked with one of them, the absence check was told nothing mentions it.
+PLAN_WORDS = frozenset(re.findall(r"\w+", """
+    original originally formerly previously supposed meant planned scheduled expected instead still"""))
 #: The words that lay text out on the frame ("the last *second-line* text", "the *lower* *row*"):
 #: nothing a video says or shows needs them to be about its subject.
 LAYOUT_WORDS = frozenset(re.findall(r"\w+", """
     line lines row rows upper lower corner corners edge side overlays banners subtitles headings headlines titles
     labels boards notices posters lettering onscreen"""))
-FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | LAYOUT_WORDS
+FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | PLAN_WORDS | LAYOUT_WORDS
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.
