@@ -79,6 +79,7 @@ from queries.question_words import (
     asked_value,
     asks_content,
     asks_count,
+    asks_moment,
     content_words,
     counted_value,
     mentioned_words,
@@ -90,6 +91,7 @@ from queries.question_words import (
     stems,
     subject_words,
     without_file_name,
+    yes_no_question,
 )
 from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
@@ -239,7 +241,11 @@ class Brief:
                        top)
         if top is None or top.match < BEST_MATCH:
             return None
-        if restates and top.source == "ocr_spans":
+        first = top
+        if _ASKS_CHANGED.search(self.asked) and not (self.windows or self.archive or asks_moment(self.asked)
+                                                      or yes_no_question(self.asked)):
+            top = _latest_about(top, hits, asked)
+        if restates and top.source == "ocr_spans" and top is first:  # (a later sign states the change itself)
             top = self._said_in_full(top, asked, wanted)
         # a question that names a time is answered by what is on then (the window's line says it): a
         # hit of another minute marked best ("HALF PRICE" at 150 s for "the banner at 0:51") was read out
@@ -354,6 +360,27 @@ class Brief:
         """(video_id, table, id) of every text row of every item (what a rendering within a budget
         shows: `agents.brief_text.shown_row_keys`)."""
         return {k for i in self.items for k in i.row_keys}
+
+
+#: "What gate was the 9:40 ferry moved to?", "which gate does it board from now?", "the train has been moved.
+#: Where do I catch it?": what a thing was changed to is what the latest line about it says. Not "why was it
+#: moved?" or "what's the reason it was switched?" (a reason), "what was it changed from?" (the first line),
+#: "the water has been switched off" (no change of plan).
+_ASKS_CHANGED = re.compile(
+    r"^(?!.*\b(?:why|how|reason|before|original|originally|initially|first)\b).*(?:"
+    r"\b(?:moved|changed|switched|shifted|relocated|rescheduled|postponed|swapped|put\s+back|pushed\s+back|"
+    r"brought\s+forward)(?:\s+(?:to|until|till|into)\b|\s*(?:[.?!]|$))|\bnow\s*\??\s*$)",
+    re.I,
+)
+
+
+def _latest_about(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:
+    """Of the search hits after `top` that hold two of the question's words (`asked`), the latest; `top`
+    when none does. Trial 8's "what gate was the 9:40 ferry moved to?" marked the first line about it
+    ("... will board from Gate 2.", 20 s), which shares the most words, over FINAL CALL 09:40 GATE 5 (198 s)."""
+    later = [i for i in hits if i.start_s is not None and top.end_s is not None and i.start_s > top.end_s
+             and i.match >= BEST_MATCH and len(_words(i.row_text) & asked) >= 2]
+    return max(later, key=lambda i: i.start_s or 0.0, default=top)
 
 
 def _words(text: str) -> set[str]:

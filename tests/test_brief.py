@@ -1369,6 +1369,24 @@ def test_a_stretch_of_the_video_after_during_is_no_line_to_find(
     assert best is not None and best.kind == "order" and best.row_text == "PLATFORM 9 EXIT", best
 
 
+@pytest.mark.parametrize(("question", "marked"), [
+    # trial 8's "what gate was the 9:40 ferry moved to?" marked the first line about it, which shares the most words
+    ("What stop was the red bus to the coast moved to?", "Change of plan: the coast bus"),
+    ("Which stop does the red bus to the coast leave from now?", "Change of plan: the coast bus"),
+    ("Which stop was the red bus to the coast moved from?", "The red bus to the coast"),  # the first: not changed to
+    ("Which stop does the red bus to the coast leave from?", "The red bus to the coast"),  # no change asked
+])  # fmt: skip
+def test_what_a_thing_was_changed_to_is_marked_on_the_latest_line_about_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any, question: str, marked: str
+) -> None:
+    speech = [(0, 1.0, 3.5, "The red bus to the coast will leave from stop 4 at noon."),
+              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+              (2, 12.0, 14.0, "Change of plan: the coast bus goes from stop 9.")]  # fmt: skip
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, question, video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith(marked), best
+
+
 def test_a_word_spelled_the_other_side_of_the_atlantic_is_found(
     minilm: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
