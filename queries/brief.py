@@ -375,18 +375,20 @@ _ASKS_CHANGED = re.compile(
 
 
 def _latest_about(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:
-    """Of the search hits after `top` that hold two of the question's words (`asked`), the latest; `top`
-    when none does. Trial 8's "what gate was the 9:40 ferry moved to?" marked the first line about it
-    ("... will board from Gate 2.", 20 s), which shares the most words, over FINAL CALL 09:40 GATE 5 (198 s)."""
+    """Of the search hits after `top` that hold two of the question's words (`asked`), the latest, however
+    loosely it matches the whole question (FINAL CALL 09:40 GATE 5 scores 0.33); `top` when none does.
+    Trial 8's "what gate was the 9:40 ferry moved to?" marked the first line about it ("... will board from
+    Gate 2.", 20 s), which shares the most words, over FINAL CALL 09:40 GATE 5 (198 s)."""
     later = [i for i in hits if i.start_s is not None and top.end_s is not None and i.start_s > top.end_s
-             and i.match >= BEST_MATCH and len(_words(i.row_text) & asked) >= 2]
+             and len(_words(i.row_text) & asked) >= 2]
     return max(later, key=lambda i: i.start_s or 0.0, default=top)
 
 
 def _words(text: str) -> set[str]:
     """Stems of the content words, and the numbers (in digits or words: '30 DOLLAR FINE' restates "what
-    would get me a thirty dollar fine?"), of `text`."""
-    return set(stems(content_words(text))) | set(re.findall(r"\d+", number_words_to_digits(text)))
+    would get me a thirty dollar fine?"; no leading zeros), of `text`."""
+    words = set(stems(content_words(text))) | set(re.findall(r"\d+", number_words_to_digits(text)))
+    return {w.lstrip("0") or "0" if w.isdigit() else w for w in words}  # a sign's 09:40 is the question's 9:40
 
 
 
@@ -836,7 +838,10 @@ def _hybrid_hits(
             notes.append(f"no semantic search: {exc}")
     else:
         notes.append("no semantic search: no text encoder")
-    words = content_words(number_words_to_digits(question))  # 'an age limit of ten' is the line's 'under 10'
+    digits = number_words_to_digits(question)
+    words = content_words(digits)  # 'an age limit of ten' is the line's 'under 10'
+    # the hour of a clock time as signs write it: '09' for "the 9:40 ferry" (GULL ISLAND 09:40 NOW GATE 5)
+    words += [f"0{h}" for h in re.findall(r"(?<![\d.:])(\d):\d\d\b", digits)]
     if words:
         found = keyword_search(memory, " ".join(stems(words)), k=k, video_id=vid, match="any")
         out.append(("keyword", found))

@@ -1387,6 +1387,18 @@ def test_what_a_thing_was_changed_to_is_marked_on_the_latest_line_about_it(
     assert best is not None and best.row_text.startswith(marked), best
 
 
+def test_a_clock_time_on_a_sign_is_found_without_its_leading_zero(minilm: Any, tmp_path: Path) -> None:
+    """Signs write the hour with a zero (trial 8's GULL ISLAND 09:40 NOW GATE 5), questions without one
+    ("the 9:40 ferry"): '09' was no '9' to the search, nor to the words a line shares with the question."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**spans[0], "text": "BUS 10:40 STOP 2"},
+                {**spans[1], "text": "BUS 09:40 STOP 5", "y1": 20.0, "y2": 50.0}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        best = evidence_brief(mem, "What stop does the sign give for the 9:40 bus?", video_id="vA").best_match
+    assert best is not None and best.row_text == "BUS 09:40 STOP 5", best
+
+
 def test_a_word_spelled_the_other_side_of_the_atlantic_is_found(
     minilm: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
