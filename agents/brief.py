@@ -176,7 +176,7 @@ def marked_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
         return None
     if (rival := which_first_rival(shown, top)) is not None:  # the one of two the code found first, then the other
         return f"{_stated(top, placed=True)} Then: {_stated(rival, placed=True)}"
-    if order := named_order(brief.asked, top):  # "was X said before or after Y?": the order the code read
+    if order := named_order(top):  # "was X said before or after Y?": the order the code read
         return f"{order.capitalize()}: {_stated(top, placed=True)}"
     return _stated(top, placed=True) if _may_answer(brief.asked, top) else None
 
@@ -322,7 +322,7 @@ def passed_over_mark(brief: Brief | None, answer: str, *, max_tokens: int) -> st
     top = _shown_mark(brief, shown)
     if top is None:
         return None
-    if (order := named_order(brief.asked, top)) and not (brief.absent.words or brief.absent.quoted):
+    if (order := named_order(top)) and not (brief.absent.words or brief.absent.quoted):
         # "was X said before or after Y?", both found: the answer must say the order the code read from their times
         said = set(re.findall(r"\b(before|after|earlier|later)\b", answer.lower()))
         return None if said and said <= {order, _ORDER_TWIN[order]} and not denies(answer) else marked_line(brief, top)

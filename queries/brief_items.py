@@ -50,6 +50,9 @@ class BriefItem:
     noise: str | None = None  # on-screen text that is likely OCR noise: why (`queries.text_noise`)
     context: str | None = None  # a hit: what the other of speech and on-screen text held at its time
     anchor: str | None = None  # an order item found next to another line ("what comes after X"): X's text
+    #: an order item of two lines compared in time: 'first' or 'last' (the one asked for of "which comes first,
+    #: A or B?"), 'not first' / 'not last' (the other), 'before' or 'after' (A of "was A before or after B?")
+    compared: str | None = None
 
     def overlaps(self, start_s: float | None, end_s: float | None) -> bool:
         """Whether the item's span meets start_s..end_s (False when either has no times)."""
@@ -192,9 +195,11 @@ def labelled_line(text: str) -> tuple[str, str]:
     return label, rest
 
 
-def hit_item(kind: str, hit: TextHit, score: float, label: str = "", match: float = 0.0) -> BriefItem:
+def hit_item(
+    kind: str, hit: TextHit, score: float, label: str = "", match: float = 0.0, compared: str | None = None
+) -> BriefItem:
     """A search hit as a brief item of `kind`: '<source> <label>: "<text>"' with its row and SQL."""
     said = f"{SOURCE_LABELS[hit.source]} {label}".rstrip()
     return BriefItem(kind, hit.video_id, hit.start_s, hit.end_s, f'{said}: "{clip_text(hit.text)}"', score,
                      recorded_sql(_HIT_SQL, hit.video_id, hit.source, hit.item_id), (_hit_row(hit),), hit.source,
-                     hit.item_id, match)
+                     hit.item_id, match, compared=compared)

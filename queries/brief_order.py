@@ -282,8 +282,9 @@ def _which_first(memory: Memory, vid: str, question: str, encoder: Encoder | Non
     found.sort(key=lambda f: f[1].start_s, reverse=which == "last")
     (phrase, hit), (other_phrase, other) = found
     return [
-        hit_item("order", hit, 1.0, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"'),
-        hit_item("order", other, 0.95, f'not {which}: "{clip_text(other_phrase, 30)}"'),
+        hit_item("order", hit, 1.0, f'{which} of "{clip_text(phrase, 30)}" and "{clip_text(other_phrase, 30)}"',
+                 compared=which),
+        hit_item("order", other, 0.95, f'not {which}: "{clip_text(other_phrase, 30)}"', compared=f"not {which}"),
     ]
 
 
@@ -306,24 +307,23 @@ def _before_or_after(memory: Memory, vid: str, question: str, encoder: Encoder |
         return []
     order = "before" if hx.start_s < hy.start_s else "after"
     return [
-        hit_item("order", hx, 1.0, f'"{clip_text(x, 30)}", {order} "{clip_text(y, 30)}"'),
+        hit_item("order", hx, 1.0, f'"{clip_text(x, 30)}", {order} "{clip_text(y, 30)}"', compared=order),
         hit_item("order", hy, 0.95, f'"{clip_text(y, 30)}"'),
     ]
 
 
-def named_order(question: str, top: BriefItem) -> str | None:
-    """'before' or 'after': what `_before_or_after` found of the first thing `question` names, when `top` is
+def named_order(top: BriefItem) -> str | None:
+    """'before' or 'after': what `_before_or_after` found of the first thing a question names, when `top` is
     its line; else None."""
-    label = re.match(r'[^:"]*"[^"]*", (before|after) "', top.text)
-    return label.group(1) if label and top.kind == "order" and _BEFORE_OR_AFTER.search(question) else None
+    return top.compared if top.kind == "order" and top.compared in ("before", "after") else None
 
 
 def which_first_rival(items: Sequence[BriefItem], top: BriefItem) -> BriefItem | None:
     """Of the two lines `_which_first` compared, the one not asked for, when `top` is the other; else None."""
-    which = next((w for w in ("first", "last") if f' {w} of "' in top.text), None)
-    if top.kind != "order" or which is None:
+    if top.kind != "order" or top.compared not in ("first", "last"):
         return None
-    return next((i for i in items if i is not top and i.kind == "order" and f' not {which}: "' in i.text), None)
+    return next((i for i in items if i is not top and i.kind == "order" and i.compared == f"not {top.compared}"),
+                None)
 
 
 def _in_its_place(
