@@ -245,6 +245,8 @@ class Brief:
         if _ASKS_CHANGED.search(self.asked) and not (self.windows or self.archive or asks_moment(self.asked)
                                                       or yes_no_question(self.asked)):
             top = _latest_about(top, hits, asked)
+        elif _ASKS_REASON.search(self.asked) and not (self.windows or self.archive):
+            top = _giving_reason(top, hits, asked)
         if restates and top.source == "ocr_spans" and top is first:  # (a later sign states the change itself)
             top = self._said_in_full(top, asked, wanted)
         # a question that names a time is answered by what is on then (the window's line says it): a
@@ -372,6 +374,28 @@ _ASKS_CHANGED = re.compile(
     r"brought\s+forward)(?:\s+(?:to|until|till|into)\b|\s*(?:[.?!]|$))|\bnow\s*\??\s*$)",
     re.I,
 )
+
+
+#: "Why was the ferry switched to another gate?", "what's the reason the cafe closes early?", "how come ...".
+_ASKS_REASON = re.compile(r"\bwhy\b|\breasons?\b|\bhow\s+come\b", re.I)
+#: What gives a reason in a line: 'because', 'due to', 'so that', 'in order to', and 'as' or 'since' opening a clause
+#: after a comma ("... will now board from gate five, not gate two, as gate two is closed for repairs").
+_GIVES_REASON = re.compile(
+    r"\b(?:because|cause|due\s+to|owing\s+to|so\s+that|in\s+order\s+to|thanks\s+to)\b"
+    r"|,\s*(?:as|since)\s+(?!soon\b|well\b|long\b|far\b|much\b|many\b|of\b|usual\b|always\b|before\b|ever\b)",
+    re.I,
+)
+
+
+def _giving_reason(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:
+    """`top`, when it gives a reason or no other hit that holds two of the question's words (`asked`) does;
+    else the best such hit that gives one. Trial 8's "what's the reason the 9:40 Gull Island ferry was
+    switched to another gate?" marked GULL ISLAND 09:40 - GATE 2, and the answer took a reason from the final
+    call ("the gangway closes in 10 minutes"); the change line says "..., as gate 2 is closed for repairs"."""
+    if _GIVES_REASON.search(top.row_text):
+        return top
+    return next((i for i in hits if i is not top and _GIVES_REASON.search(i.row_text)
+                 and len(_words(i.row_text) & asked) >= 2), top)
 
 
 def _latest_about(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:

@@ -1387,6 +1387,26 @@ def test_what_a_thing_was_changed_to_is_marked_on_the_latest_line_about_it(
     assert best is not None and best.row_text.startswith(marked), best
 
 
+@pytest.mark.parametrize(("question", "marked"), [
+    # trial 8's "what's the reason the 9:40 Gull Island ferry was switched to another gate?" marked the first gate
+    # sign, and the answer took a reason from another line
+    ("Why does the coast bus to the harbour leave from another stop?", "Change of plan: the coast bus"),
+    ("What's the reason the coast bus to the harbour goes from a different stop?", "Change of plan: the coast bus"),
+    ("Which stop does the coast bus to the harbour leave from?", "The coast bus to the harbour"),  # no reason asked
+])  # fmt: skip
+def test_a_why_question_is_marked_on_a_line_that_gives_a_reason(
+    minilm: Any, tmp_path: Path, monkeypatch: Any, question: str, marked: str
+) -> None:
+    speech = [
+        (0, 1.0, 3.5, "The coast bus to the harbour leaves from stop 4 today."),
+        (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+        (2, 12.0, 14.0, "Change of plan: the coast bus goes from stop 9, as stop 4 is closed for repairs."),
+    ]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, question, video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith(marked), best
+
+
 def test_a_clock_time_on_a_sign_is_found_without_its_leading_zero(minilm: Any, tmp_path: Path) -> None:
     """Signs write the hour with a zero (trial 8's GULL ISLAND 09:40 NOW GATE 5), questions without one
     ("the 9:40 ferry"): '09' was no '9' to the search, nor to the words a line shares with the question."""
