@@ -178,6 +178,11 @@ _CORNER_OF = re.compile(r"\b(corners?)\s+([a-z]+)\b", re.I)
 _PLACED = (
     re.compile(r"\b(?:top|bottom|upper|lower)[\s-]+([a-z]+)\b", re.I),
     re.compile(r"\bthe\s+([a-z]+)\s+(?:at|along|across|in|on)\s+the\s+(?:very\s+)?(?:top|bottom)\b", re.I),
+    # the colour of a text's box ("the yellow line just under the top banner", trial 9): how it looks, not a thing
+    # it must say (the brief's text count was left to the model, narrowed by 'yellow')
+    re.compile(r"\b(yellow|white|black|red|blue|green|orange|grey|gray|purple|pink|dark|light)\s+"
+               r"(?:lines?|texts?|captions?|banners?|boxe?s?|strips?|bars?|bands?|overlays?|signs?|writing|lettering)\b",
+               re.I),
 )
 
 

@@ -50,6 +50,9 @@ def known(known_memory: Path) -> Any:
         ("What's written in the top box at 2:10?", []),
         ("What does the sign in the lower panel say?", []),
         ("What is on the shelf by the door?", ["shelf", "door"]),  # no place on the frame: a thing
+        # the colour of a text's box is how it looks (trial 9's "the yellow line just under the top banner")
+        ("How many messages appeared in the yellow line under the top banner?", []),
+        ("Is the red bus late?", ["red", "bus", "late"]),
         # 'pop up' is how a text appears (test24's "... a second line pops up under the banner"); a pop concert is
         # a thing
         ("When does the caption about the gate pop up?", ["gate"]),
