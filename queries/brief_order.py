@@ -16,7 +16,7 @@ from typing import Any
 from memory import Memory
 from queries.brief_items import BriefItem, clip_text, hit_item, recorded_sql
 from queries.errors import QueryError
-from queries.question_words import content_words, stems, without_file_name
+from queries.question_words import QUOTED, content_words, stems, subject_words, without_file_name
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
@@ -49,6 +49,8 @@ _TIME_ANCHOR = re.compile(
 #: "how long after the doors open does the show start?" asks the time between two things, which the line
 #: that says both gives ("... and the show begins half an hour later"): no line after the first is asked.
 _HOW_LONG_BEFORE = re.compile(r"\bhow\s+(?:long|soon|much\s+(?:later|earlier|time)|many\s+(?:minutes|hours))\s*$", re.I)
+#: A text written in capitals ('after SOLD OUT'): a sign's words, whatever they are.
+_CAPS = re.compile(r"\b[A-Z0-9]{2,}(?:\s+[A-Z0-9]{2,})*\b")
 #: 'once X goes away' says after X (not 'once' alone: "is it said once?").
 _ORDER_WORD = {"following": "after", "ahead of": "before", "prior to": "before", "once": "after"}
 #: "What did the sign say while they talked about the bus?", "what is said when 'EXIT' is shown?",
@@ -169,7 +171,10 @@ def order_items(
         phrase = _quoted_or(m.group(2))
         if _HOW_LONG_BEFORE.search(question, 0, m.start()):
             continue
-        if content_words(phrase) and not _names_a_time(phrase, duration_s):
+        # a phrase of frame words only names no line: "how often did the buses run before the change?" (trial 9)
+        # asks the first state, not the line before one that says 'change'
+        if content_words(phrase) and not _names_a_time(phrase, duration_s) \
+                and (subject_words(phrase) or QUOTED.search(m.group(2)) or _CAPS.search(m.group(2))):
             relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
@@ -216,6 +221,8 @@ def order_items(
             continue
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
+        if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
+            args[-1] = _whole_sentence(memory, anchor)[relation == "after"]  # past the rest of its sentence
         word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
         if relation in ("replaced", "displaced"):
@@ -387,6 +394,38 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
     if relation == "displaced":  # the texts before it, for `_in_its_place`
         return _EARLIER_SQL, [vid, src, anchor.start_s]
     return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
+
+
+#: The speech rows next to one (before it, after it), for `_whole_sentence`.
+_SAID_NEXT_SQL = (
+    "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s > ? ORDER BY start_s LIMIT 1",
+    "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1",
+)
+#: A row that starts this soon after one that stops mid-sentence goes on with its sentence.
+_GOES_ON_S = 0.5
+
+
+def _whole_sentence(memory: Memory, anchor: TextHit) -> tuple[float, float]:
+    """The start times of the first and last speech rows of the sentence `anchor` (a speech row) is part of:
+    Whisper cuts long sentences into rows, and the row after one that stops mid-sentence ('... has been
+    cancelled, because of') is the same announcement. Trial 9's "what was the next announcement right after
+    the one about the cancelled Hollins Bay train?" was answered with that announcement's second row."""
+    first = last = (anchor.start_s, anchor.end_s, anchor.text)
+    for _ in range(8):  # a sentence of more rows than this is none Whisper writes
+        nxt = run_sql(memory, _SAID_NEXT_SQL[0], [anchor.video_id, last[0]]).to_pylist()
+        if not nxt or _ends_sentence(last[2]) or nxt[0]["start_s"] - last[1] > _GOES_ON_S:
+            break
+        last = (nxt[0]["start_s"], nxt[0]["end_s"], str(nxt[0]["text"]))
+    for _ in range(8):
+        prev = run_sql(memory, _SAID_NEXT_SQL[1], [anchor.video_id, first[0]]).to_pylist()
+        if not prev or _ends_sentence(str(prev[0]["text"])) or first[0] - prev[0]["end_s"] > _GOES_ON_S:
+            break
+        first = (prev[0]["start_s"], prev[0]["end_s"], str(prev[0]["text"]))
+    return first[0], last[0]
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip()[-1:] in (".", "?", "!")
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:

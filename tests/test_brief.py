@@ -1407,6 +1407,36 @@ def test_a_why_question_is_marked_on_a_line_that_gives_a_reason(
     assert best is not None and best.row_text.startswith(marked), best
 
 
+def test_the_line_after_one_is_past_the_rest_of_its_sentence(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 9's "what was the next announcement right after the one about the cancelled Hollins Bay train?" was
+    answered with that announcement's second row: Whisper cut it after '... cancelled, because of'."""
+    speech = [
+        (0, 1.0, 3.0, "The ferry to the island is cancelled today, because"),
+        (1, 3.0, 4.5, "the captain is ill."),
+        (2, 12.0, 14.0, "Tomorrow it will rain in the mountains."),
+    ]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        after = evidence_brief(mem, "What is announced right after the one about the cancelled ferry?", video_id="vA",
+                               encoder=minilm).best_match
+        before = evidence_brief(mem, "What is said right before the rain in the mountains?", video_id="vA",
+                                encoder=minilm).best_match
+    assert after is not None and after.row_text.startswith("Tomorrow it will rain"), after
+    assert before is not None and before.row_text == "the captain is ill.", before  # the row next to it still
+
+
+def test_a_phrase_of_frame_words_after_before_names_no_line(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 9's "how often did they run before the change?" was answered with the speech before a line saying
+    'change': 'the change' is the change the question is about, no line to find."""
+    speech = [
+        (0, 1.0, 3.5, "The coast bus runs every 20 minutes today."),
+        (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+        (2, 12.0, 14.0, "Change of plan: the coast bus now runs every 30 minutes."),
+    ]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        brief = evidence_brief(mem, "How often did the coast bus run before the change?", video_id="vA", encoder=minilm)
+    assert not [i for i in brief.items if i.kind == "order"], brief.items
+
+
 def test_a_clock_time_on_a_sign_is_found_without_its_leading_zero(minilm: Any, tmp_path: Path) -> None:
     """Signs write the hour with a zero (trial 8's GULL ISLAND 09:40 NOW GATE 5), questions without one
     ("the 9:40 ferry"): '09' was no '9' to the search, nor to the words a line shares with the question."""
