@@ -380,6 +380,7 @@ class YesNoLine(NamedTuple):
     other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
     latest: str = ""  # of the lines about the same thing said or shown after it, the one judged again, as shown
     later_evidence: str = ""  # those lines (`_later_lines`) as an answer's evidence
+    latest_other_number: bool = False  # the question's numbers are none of `latest`'s: its verdict is NO, no call
 
 
 def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
@@ -411,9 +412,12 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     wanted = _asked_stems(brief.asked)
     latest = max(later, default=None, key=lambda i: (i.source == top.source,
                                                      len(wanted & _said_stems(_shown_words(i))), i.start_s or 0.0))
+    # the later line's numbers are none of the question's: no, as for the judged line. Trial 9's "did the Port
+    # Ellis train end up leaving from platform 4?" was judged YES on 14:05 PORT ELLIS NOW PLATFORM 7 too
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
                      _other_numbers(brief, top, claim) and not later,
-                     marked_line(brief, latest) if latest else "", " ".join(_stated(i) for i in later))
+                     marked_line(brief, latest) if latest else "", " ".join(_stated(i) for i in later),
+                     latest is not None and _other_numbers(brief, latest, claim))
 
 
 #: How many lines said or shown later a yes/no answer names as evidence; the one judged again is of them.

@@ -414,7 +414,7 @@ class Chain:
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
-        line, evidence, asked, other_number, latest, later_evidence = self.ctx.yes_no
+        line, evidence, asked, other_number, latest, later_evidence, latest_other_number = self.ctx.yes_no
         verdict: bool | None
         if other_number:  # the question's numbers are none of the line's: the code says no
             text, usage, verdict = "", Usage(), False
@@ -427,9 +427,12 @@ class Chain:
         if latest:
             # a line about it said or shown later is judged alone too, and holds when it decides otherwise: shown
             # both in one call, the small model judged by the first (trials 6-8's changed plans, 0 of 3)
-            again, more = self._plain_call("planner:yes_no", [f"The line: {latest}", f"Question: {asked}"])
-            usage, text = usage + more, f"{text}\n\n{again}".strip()
-            later_verdict = parse_yes_no(parse_fields(again, ["Verdict"]).get("Verdict", again))
+            if latest_other_number:  # its numbers are none of the question's: the code says no
+                later_verdict: bool | None = False
+            else:
+                again, more = self._plain_call("planner:yes_no", [f"The line: {latest}", f"Question: {asked}"])
+                usage, text = usage + more, f"{text}\n\n{again}".strip()
+                later_verdict = parse_yes_no(parse_fields(again, ["Verdict"]).get("Verdict", again))
             if later_verdict is not None and later_verdict != verdict:
                 verdict = later_verdict
                 note = "judged yes or no from a later line about it, which changes the best match"

@@ -930,7 +930,7 @@ def test_the_marked_line_is_an_answer_only_when_it_can_say_what_is_asked(
     assert (marked_answer(brief, max_tokens=600) is not None) == taken
 
 
-def _plan_changed() -> Any:
+def _plan_changed(question: str = "Is the cooking demo still on at eleven on the small stage?") -> Any:
     """A brief whose marked line gives a plan that a line said two minutes later changes (trial 7)."""
     from queries.brief import Brief
     from queries.brief_items import BriefItem
@@ -945,7 +945,7 @@ def _plan_changed() -> Any:
     changed = said(3, 170.9, 176.6, "Change of plan: the cooking demonstration is now at 2 o'clock in the hall, "
                    "because", 0.5)
     changed = replace(changed, text=changed.text[:-1] + ' the band needs the stage."')
-    return Brief("Is the cooking demo still on at eleven on the small stage?", "v", (first, raffle, changed))
+    return Brief(question, "v", (first, raffle, changed))
 
 
 def test_a_yes_no_question_is_judged_again_on_a_later_line_about_it() -> None:
@@ -975,8 +975,9 @@ def test_a_later_line_that_decides_otherwise_holds(replies: list[str], answer: s
     from agents.chain import Chain, ChainSettings
     from agents.trace import SearchTree
 
-    line = yes_no_line(_plan_changed(), max_tokens=600)
-    assert line is not None
+    # no number asked: the later line is the model's to judge
+    line = yes_no_line(_plan_changed("Is the cooking demo still on the small stage?"), max_tokens=600)
+    assert line is not None and not line.latest_other_number
     llm = ScriptedChat([], routes={JUDGE: replies})
     ctx = ToolContext(memory=None, llm=llm, video_id="v", yes_no=line)
     node = Chain([finish_tool()], ctx, ChainSettings()).judge_yes_no(SearchTree("Is the demo still at eleven?"))
@@ -1033,3 +1034,19 @@ def test_an_answer_to_before_or_after_must_say_the_order_the_code_read(known: An
         assert passed_over_mark(brief, right, max_tokens=600) is None, right
     taken = marked_answer(brief, max_tokens=600)
     assert taken is not None and taken.startswith('After: "Tomorrow it will rain'), taken
+
+
+def test_a_later_line_whose_numbers_are_none_of_the_questions_says_no() -> None:
+    """Trial 9's "did the Port Ellis train end up leaving from platform 4?" was judged YES on the line giving
+    platform 4, and YES again on the later 14:05 PORT ELLIS NOW PLATFORM 7. A later line that names numbers,
+    none of the question's, says no as the judged line would (`_other_numbers`): no call for it."""
+    from agents.chain import Chain, ChainSettings
+    from agents.trace import SearchTree
+
+    line = yes_no_line(_plan_changed(), max_tokens=600)  # asked at eleven; later 'now at 2 o'clock'
+    assert line is not None and line.latest_other_number and not line.other_number
+    llm = ScriptedChat([], routes={JUDGE: ["Verdict: YES"]})
+    ctx = ToolContext(memory=None, llm=llm, video_id="v", yes_no=line)
+    node = Chain([finish_tool()], ctx, ChainSettings()).judge_yes_no(SearchTree("Is the demo still at eleven?"))
+    assert node is not None and node.answer is not None and node.answer.startswith("No: "), node
+    assert len(llm.calls) == 1  # the judged line only

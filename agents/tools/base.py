@@ -74,8 +74,9 @@ class ToolContext:
     #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
     #: The fourth field: the question's numbers are none of the line's, and the code says no. The fifth: a line
     #: about the same thing said or shown after it, as shown, judged again; the sixth: those later lines as
-    #: evidence ('' when none).
-    yes_no: tuple[str, str, str, bool, str, str] | None = None
+    #: evidence ('' when none); the seventh: the question's numbers are none of that later line's, and the code
+    #: says no of it.
+    yes_no: tuple[str, str, str, bool, str, str, bool] | None = None
 
 
 @dataclass(frozen=True)
