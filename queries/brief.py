@@ -60,9 +60,11 @@ from queries.brief_counts import (
     visible_items,
 )
 from queries.brief_items import (
+    GOES_ON_S,
     BriefItem,
     VideoFacts,
     clip_text,
+    ends_sentence,
     hit_item,
     labelled_line,
     recorded_sql,
@@ -682,9 +684,9 @@ def _finished(memory: Memory, item: BriefItem) -> BriefItem:
     if item.kind != "hit" or item.source != "transcript" or item.end_s is None or not item.rows:
         return item
     text = " ".join(str(item.rows[0]["text"]).split())
-    if not text or text[-1] in ".?!":
+    if not text or ends_sentence(text):
         return item
-    rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + 0.5]).to_pylist()
+    rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + GOES_ON_S]).to_pylist()
     if not rows:
         return item
     said = labelled_line(item.text)[0]

@@ -195,6 +195,16 @@ def labelled_line(text: str) -> tuple[str, str]:
     return label, rest
 
 
+#: Whisper cuts long sentences into rows: a row that starts within this many seconds of the end of one that stops
+#: mid-sentence (`ends_sentence`) goes on with its sentence.
+GOES_ON_S = 0.5
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a speech row ends its sentence ('.', '?' or '!' last)."""
+    return text.rstrip()[-1:] in (".", "?", "!")
+
+
 def hit_item(
     kind: str, hit: TextHit, score: float, label: str = "", match: float = 0.0, compared: str | None = None
 ) -> BriefItem:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memory import Memory
-from queries.brief_items import BriefItem, clip_text, hit_item, recorded_sql
+from queries.brief_items import GOES_ON_S, BriefItem, clip_text, ends_sentence, hit_item, recorded_sql
 from queries.errors import QueryError
 from queries.question_words import QUOTED, content_words, stems, subject_words, without_file_name
 from queries.run import run_sql
@@ -222,7 +222,7 @@ def order_items(
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
         if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
-            args[-1] = _whole_sentence(memory, anchor)[relation == "after"]  # past the rest of its sentence
+            args[-1] = _sentence_edge(memory, anchor, relation)  # past the rest of its sentence
         word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
         if relation in ("replaced", "displaced"):
@@ -302,14 +302,15 @@ def _before_or_after(memory: Memory, vid: str, question: str, encoder: Encoder |
     m = _BEFORE_OR_AFTER.search(question)
     if m is None or _names_a_time(m.group("y")):
         return []
+    x, y = _quoted_or(m.group("x")), _quoted_or(m.group("y"))
     hits = []
-    for phrase in (_quoted_or(m.group("x")), _quoted_or(m.group("y"))):
+    for phrase in (x, y):
         hit = _anchor_hit(memory, vid, phrase, sorted(named_sources(phrase) or _KINDS), encoder) \
             if content_words(phrase) else None
         if hit is None:
             return []
         hits.append(hit)
-    (x, y), (hx, hy) = (_quoted_or(m.group("x")), _quoted_or(m.group("y"))), hits
+    hx, hy = hits
     if (hx.source, hx.item_id) == (hy.source, hy.item_id) or hx.start_s == hy.start_s:
         return []
     order = "before" if hx.start_s < hy.start_s else "after"
@@ -396,36 +397,31 @@ def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tup
     return _NEIGHBOUR_SQL[relation], [vid, kind or src, anchor.start_s]  # its neighbour of its own kind
 
 
-#: The speech rows next to one (before it, after it), for `_whole_sentence`.
-_SAID_NEXT_SQL = (
-    "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s > ? ORDER BY start_s LIMIT 1",
-    "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1",
-)
-#: A row that starts this soon after one that stops mid-sentence goes on with its sentence.
-_GOES_ON_S = 0.5
+#: The speech row next to one, after it or before it, for `_sentence_edge`.
+_SAID_NEXT_SQL = {
+    "after": "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s > ? ORDER BY start_s LIMIT 1",
+    "before": (
+        "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? AND start_s < ? ORDER BY start_s DESC LIMIT 1"
+    ),
+}
 
 
-def _whole_sentence(memory: Memory, anchor: TextHit) -> tuple[float, float]:
-    """The start times of the first and last speech rows of the sentence `anchor` (a speech row) is part of:
-    Whisper cuts long sentences into rows, and the row after one that stops mid-sentence ('... has been
-    cancelled, because of') is the same announcement. Trial 9's "what was the next announcement right after
-    the one about the cancelled Hollins Bay train?" was answered with that announcement's second row."""
-    first = last = (anchor.start_s, anchor.end_s, anchor.text)
+def _sentence_edge(memory: Memory, anchor: TextHit, relation: str) -> float:
+    """The start time of the last ('after') or first ('before') speech row of the sentence `anchor` (a speech row)
+    is part of: the row after one that stops mid-sentence ('... has been cancelled, because of') is the same
+    announcement (`ends_sentence`, `GOES_ON_S`). Trial 9's "what was the next announcement right after the one
+    about the cancelled Hollins Bay train?" was answered with that announcement's second row."""
+    edge = (anchor.start_s, anchor.end_s, anchor.text)
     for _ in range(8):  # a sentence of more rows than this is none Whisper writes
-        nxt = run_sql(memory, _SAID_NEXT_SQL[0], [anchor.video_id, last[0]]).to_pylist()
-        if not nxt or _ends_sentence(last[2]) or nxt[0]["start_s"] - last[1] > _GOES_ON_S:
+        rows = run_sql(memory, _SAID_NEXT_SQL[relation], [anchor.video_id, edge[0]]).to_pylist()
+        if not rows:
             break
-        last = (nxt[0]["start_s"], nxt[0]["end_s"], str(nxt[0]["text"]))
-    for _ in range(8):
-        prev = run_sql(memory, _SAID_NEXT_SQL[1], [anchor.video_id, first[0]]).to_pylist()
-        if not prev or _ends_sentence(str(prev[0]["text"])) or first[0] - prev[0]["end_s"] > _GOES_ON_S:
+        row = (rows[0]["start_s"], rows[0]["end_s"], str(rows[0]["text"]))
+        earlier, later = (edge, row) if relation == "after" else (row, edge)
+        if ends_sentence(earlier[2]) or later[0] - earlier[1] > GOES_ON_S:
             break
-        first = (prev[0]["start_s"], prev[0]["end_s"], str(prev[0]["text"]))
-    return first[0], last[0]
-
-
-def _ends_sentence(text: str) -> bool:
-    return text.rstrip()[-1:] in (".", "?", "!")
+        edge = row
+    return float(edge[0])
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:
