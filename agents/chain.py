@@ -409,12 +409,13 @@ class Chain:
         open today because the water has been switched off", the line's reason with the opposite
         state. Asked for one word, it judged "delayed by 15 minutes" YES for "running on time?" (2 of
         16 wrong); asked for the deciding words first, none of 26. A question whose numbers are none of
-        the line's is answered no by the code, with no call (`YesNoLine.other_number`). None when there is no such
+        the line's is answered no by the code, with no call (`YesNoLine.other_number`), as is one whose
+        numbers a later line about it does not give (`YesNoLine.latest_other_number`). None when there is no such
         line (or `settings.judge_yes_no` is off); a failure node beside the reading when the reply
         gives no verdict (UNSURE: the line does not decide it)."""
         if self.ctx.yes_no is None or not self.settings.judge_yes_no:
             return None
-        line, evidence, asked, other_number, latest, later_evidence, latest_other_number = self.ctx.yes_no
+        line, evidence, asked, other_number, _latest, later_evidence, latest_other_number = self.ctx.yes_no
         verdict: bool | None
         if other_number:  # the question's numbers are none of the line's: the code says no
             text, usage, verdict = "", Usage(), False
@@ -424,18 +425,13 @@ class Chain:
             text, usage = self._plain_call("planner:yes_no", [f"The line: {line}", f"Question: {asked}"])
             verdict = parse_yes_no(parse_fields(text, ["Verdict"]).get("Verdict", text))
             why, note = "judge the best match yes or no", "judged yes or no from the best match"
-        if latest:
-            # a line about it said or shown later is judged alone too, and holds when it decides otherwise: shown
-            # both in one call, the small model judged by the first (trials 6-8's changed plans, 0 of 3)
-            if latest_other_number:  # its numbers are none of the question's: the code says no
-                later_verdict: bool | None = False
-            else:
-                again, more = self._plain_call("planner:yes_no", [f"The line: {latest}", f"Question: {asked}"])
-                usage, text = usage + more, f"{text}\n\n{again}".strip()
-                later_verdict = parse_yes_no(parse_fields(again, ["Verdict"]).get("Verdict", again))
-            if later_verdict is not None and later_verdict != verdict:
-                verdict = later_verdict
-                note = "judged yes or no from a later line about it, which changes the best match"
+        if latest_other_number and verdict is not False:
+            # a line about it said or shown later gives other numbers than the question's: it changed, and the
+            # code says no. Judged by the model alone, a later line flipped the one right verdict it changed
+            # (trial 9's cancelled Hollins Bay train: NO of the replacement bus "instead"), where the numbers
+            # decided all three of trials 7-9's changed plans (platform 7, gate 5, two o'clock)
+            verdict = False
+            note = "no: a later line about it gives other numbers than the question"
         later_said = f" Later: {later_evidence}" if later_evidence and verdict is not None else ""
         answer = None if verdict is None else f"{'Yes' if verdict else 'No'}: {evidence}{later_said}"
         step = planner_step(READ, why, text.strip(), usage, answer or "", final=answer is not None)
