@@ -24,7 +24,7 @@ from agents.tools.format import json_safe, quote_data
 from memory import Memory
 from queries.absent import VALUE_FORMS, video_words
 from queries.brief import Brief, BriefItem, content_words, evidence_brief, seconds_text, span_text
-from queries.brief_items import labelled_line
+from queries.brief_items import shown_line
 from queries.brief_order import named_order, which_first_rival
 from queries.errors import QueryError
 from queries.question_words import (
@@ -378,7 +378,7 @@ class YesNoLine(NamedTuple):
     evidence: str  # the line as an answer's evidence ('"..." is said at 0.7-5.9 s.')
     asked: str  # the yes/no question judged
     other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
-    latest: str = ""  # of the lines about the same thing said or shown after it, the one judged again, as shown
+    latest: str = ""  # of the lines about the same thing said or shown after it, the one whose numbers decide, as shown
     later_evidence: str = ""  # those lines (`_later_lines`) as an answer's evidence
     latest_other_number: bool = False  # the question's numbers are none of `latest`'s: its verdict is NO, no call
 
@@ -406,12 +406,12 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     claim = without_file_name(asked, name) if name else asked
     top = _numbered_line(brief, _fullest_line(brief, top, claim, shown), claim, shown)
     later = _later_lines(brief, top, shown)
-    # judged again: the later line of the judged one's kind (speech, on-screen text) that holds the most of
-    # what is asked, the latest of those: trial 7's changed plan was said, and the sign shown with it (BRASS
-    # BAND 2PM SMALL STAGE) held as many of the question's words about another thing
+    # the line whose numbers decide: the later line of the judged one's kind (speech, on-screen text) that
+    # holds the most of what is asked, the latest of those: trial 7's changed plan was said, and the sign
+    # shown with it (BRASS BAND 2PM SMALL STAGE) held as many of the question's words about another thing
     wanted = _asked_stems(brief.asked)
     latest = max(later, default=None, key=lambda i: (i.source == top.source,
-                                                     len(wanted & _said_stems(_shown_words(i))), i.start_s or 0.0))
+                                                     len(wanted & _said_stems(shown_line(i))), i.start_s or 0.0))
     # the later line's numbers are none of the question's: no, as for the judged line. Trial 9's "did the Port
     # Ellis train end up leaving from platform 4?" was judged YES on 14:05 PORT ELLIS NOW PLATFORM 7 too
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
@@ -420,7 +420,7 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
                      latest is not None and _other_numbers(brief, latest, claim))
 
 
-#: How many lines said or shown later a yes/no answer names as evidence; the one judged again is of them.
+#: How many lines said or shown later a yes/no answer names as evidence; the one whose numbers decide is of them.
 _LATER_LINES = 3
 
 
@@ -436,15 +436,8 @@ def _later_lines(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> li
         return []
     after = [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
              and i.source in ("transcript", "ocr_spans") and i.start_s is not None and i.start_s > top.end_s
-             and _holds_asked(brief, i, _shown_words(i))]
+             and _holds_asked(brief, i, shown_line(i))]
     return sorted(after, key=lambda i: i.start_s or 0.0)[-_LATER_LINES:]
-
-
-def _shown_words(item: BriefItem) -> str:
-    """The line's words as the brief shows it: the quoted text of its label (with the row that goes on
-    from a cut line), else its rows'."""
-    quoted = labelled_line(item.text)[1]
-    return quoted.partition('" (')[0].rstrip('"') if quoted else item.row_text
 
 
 #: 'one' as a pronoun ("is Susan the one giving out the prizes?", "one of the stalls"), no number: test21's

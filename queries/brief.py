@@ -69,6 +69,7 @@ from queries.brief_items import (
     labelled_line,
     recorded_sql,
     seconds_text,
+    shown_line,
     span_text,
 )
 from queries.brief_order import order_items
@@ -247,6 +248,8 @@ class Brief:
         if _ASKS_CHANGED.search(self.asked) and not (self.windows or self.archive or asks_moment(self.asked)
                                                       or yes_no_question(self.asked)):
             top = _latest_about(top, hits, asked)
+        elif _ASKS_BEFORE_CHANGE.search(self.asked) and not (self.windows or self.archive or asks_moment(self.asked)):
+            top = _earliest_like(top, hits, asked)
         elif _ASKS_REASON.search(self.asked) and not (self.windows or self.archive):
             top = _giving_reason(top, hits, asked)
         if restates and top.source == "ocr_spans" and top is first:  # (a later sign states the change itself)
@@ -378,6 +381,15 @@ _ASKS_CHANGED = re.compile(
 )
 
 
+#: "How often did the buses run before the change?", "which gate was it originally set for?", "what was it
+#: moved from?": what held before a change is what the first line about it says.
+_ASKS_BEFORE_CHANGE = re.compile(
+    r"\bbefore\s+(?:the|that|this|its|their)\s+(?:change|move|switch|alteration)\b"
+    r"|\bbefore\s+(?:it|they|that|this)\s+(?:was|were|got|had\s+been)\s+(?:changed|moved|switched|altered)\b"
+    r"|\b(?:originally|initially|at\s+first|used\s+to)\b"
+    r"|\b(?:changed|moved|switched|shifted)\s+(?:away\s+)?from\b",
+    re.I,
+)
 #: "Why was the ferry switched to another gate?", "what's the reason the cafe closes early?", "how come ...".
 _ASKS_REASON = re.compile(r"\bwhy\b|\breasons?\b|\bhow\s+come\b", re.I)
 #: What gives a reason in a line: 'because', 'due to', 'so that', 'in order to', and 'as' or 'since' opening a clause
@@ -408,6 +420,18 @@ def _latest_about(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) ->
     later = [i for i in hits if i.start_s is not None and top.end_s is not None and i.start_s > top.end_s
              and len(_words(i.row_text) & asked) >= 2]
     return max(later, key=lambda i: i.start_s or 0.0, default=top)
+
+
+def _earliest_like(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:
+    """Of the search hits before `top` that hold two of the question's words (`asked`) and two of `top`'s
+    own (a line of the same kind: the cancelled train's sign holds 'Hollins Bay' too), the earliest; `top`
+    when none does. Trial 9's "the replacement buses were changed to run less often. How often did they run
+    before the change?" marked BUSES NOW EVERY 30 MINUTES (216 s), and was answered 30; "... every 20
+    minutes" was said at 82 s."""
+    own = _words(shown_line(top))
+    earlier = [i for i in hits if i.end_s is not None and top.start_s is not None and i.end_s <= top.start_s
+               and len(_words(shown_line(i)) & asked) >= 2 and len(_words(shown_line(i)) & own) >= 2]
+    return min(earlier, key=lambda i: i.start_s or 0.0, default=top)
 
 
 def _words(text: str) -> set[str]:

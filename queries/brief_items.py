@@ -195,6 +195,13 @@ def labelled_line(text: str) -> tuple[str, str]:
     return label, rest
 
 
+def shown_line(item: BriefItem) -> str:
+    """The line's words as the brief shows it: the quoted text of its label (with the row that goes on
+    from a line speech recognition cut, `queries.brief._finished`), else its rows'."""
+    quoted = labelled_line(item.text)[1]
+    return quoted.partition('" (')[0].rstrip('"') if quoted else item.row_text
+
+
 #: Whisper cuts long sentences into rows: a row that starts within this many seconds of the end of one that stops
 #: mid-sentence (`ends_sentence`) goes on with its sentence.
 GOES_ON_S = 0.5

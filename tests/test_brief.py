@@ -1388,6 +1388,23 @@ def test_what_a_thing_was_changed_to_is_marked_on_the_latest_line_about_it(
 
 
 @pytest.mark.parametrize(("question", "marked"), [
+    # trial 9's "... changed to run less often. How often did they run before the change?" marked the change
+    ("The coast buses were changed. How often did they run before the change?", "The coast buses run every 20"),
+    ("How often were the coast buses originally going to run?", "The coast buses run every 20"),
+])  # fmt: skip
+def test_what_held_before_a_change_is_marked_on_the_first_line_about_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any, question: str, marked: str
+) -> None:
+    speech = [(0, 1.0, 3.5, "The coast buses run every 20 minutes from stop 4."),
+              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+              (2, 8.0, 10.0, "The ferry to the island is cancelled today."),
+              (3, 12.0, 14.0, "Change of plan: the coast buses now run every 30 minutes, from stop 4.")]  # fmt: skip
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, question, video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith(marked), best
+
+
+@pytest.mark.parametrize(("question", "marked"), [
     # trial 8's "what's the reason the 9:40 Gull Island ferry was switched to another gate?" marked the first gate
     # sign, and the answer took a reason from another line
     ("Why does the coast bus to the harbour leave from another stop?", "Change of plan: the coast bus"),
