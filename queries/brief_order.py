@@ -16,7 +16,7 @@ from typing import Any
 from memory import Memory
 from queries.brief_items import GOES_ON_S, BriefItem, clip_text, ends_sentence, hit_item, recorded_sql
 from queries.errors import QueryError
-from queries.question_words import QUOTED, content_words, stems, subject_words, without_file_name
+from queries.question_words import FRAME_WORDS, QUOTED, content_words, stems, subject_words, without_file_name
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
@@ -467,14 +467,49 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
     """The text that `phrase` names: the best of keyword and semantic search, fused."""
     groups: list[tuple[str, list[TextHit]]] = []
     words = content_words(phrase)
+    if re.search(r"[a-z]", phrase):
+        # not the words that say how it was told: "when they announced that Eleanor Fairweather had collected
+        # her suitcase" (trial 9) found "We are sorry to announce ..." by 'announce' alone, speech recognition
+        # having heard the rest as "Elia Norfeaweda has calculated her blue suit case". A sign's words stay
+        words = [w for w in words if w not in FRAME_WORDS] or words
+    k = 6 if _NAMES_CHANGE.search(phrase) else 3
     if words:
-        groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=3, video_id=vid, sources=sources,
+        groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=k, video_id=vid, sources=sources,
                                                  match="any")))
     if encoder is not None:
         try:
-            found = search_texts(memory, encoder, phrase, k=3, video_id=vid, sources=sources)
+            found = search_texts(memory, encoder, phrase, k=k, video_id=vid, sources=sources)
             groups.append(("semantic", [h for h in found if h.score >= 0.3]))
         except QueryError:
             pass  # no embeddings: the words alone
-    fused = fuse_ranks(groups)
-    return fused[0][0] if fused else None
+    fused = [f[0] for f in fuse_ranks(groups)]
+    if k > 3 and (changed := _changed_line(fused, words)) is not None:
+        return changed
+    return fused[0] if fused else None
+
+
+#: A phrase that names a change of plan ("that the train had changed platform", "the gate was moved").
+_NAMES_CHANGE = re.compile(
+    r"\b(?:chang(?:e|ed|es|ing)|mov(?:ed|ing)|switch(?:ed|ing)|alter(?:ed|ation)|relocated|rescheduled|postponed)\b",
+    re.I,
+)
+
+
+def _changed_line(hits: Sequence[TextHit], words: Sequence[str]) -> TextHit | None:
+    """Of the hits holding the most of a change phrase's `words` (two at least), the first in time that gives
+    a number the first of them does not: where the plan changed. Trial 9's "which was announced first: that
+    the lifts were out of service, or that the Port Ellis train had changed platform?" found 14:05 PORT ELLIS -
+    PLATFORM 4 (20 s), the plan before the change (PLATFORM 7 at 126 s). None when no hit differs so."""
+    asked = set(stems(words))
+    held = {(h.source, h.item_id): len(set(stems(content_words(h.text))) & asked) for h in hits}
+    most = max(held.values(), default=0)
+    about = sorted((h for h in hits if held[h.source, h.item_id] == most), key=lambda h: h.start_s)
+    if most < 2 or len(about) < 2:
+        return None
+    first = _digits(about[0].text)
+    return next((h for h in about[1:] if _digits(h.text) - first), None)
+
+
+def _digits(text: str) -> set[str]:
+    """The numbers of `text`, in digits or words, without leading zeros (a sign's 09:40 is speech's 9:40)."""
+    return {n.lstrip("0") or "0" for n in re.findall(r"\d+", number_words_to_digits(text))}

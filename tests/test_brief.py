@@ -1424,6 +1424,34 @@ def test_a_why_question_is_marked_on_a_line_that_gives_a_reason(
     assert best is not None and best.row_text.startswith(marked), best
 
 
+def test_a_compared_change_is_found_where_the_plan_changed(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 9's "which was announced first: that the lifts were out of service, or that the Port Ellis train had
+    changed platform?" found 14:05 PORT ELLIS - PLATFORM 4 (20 s), the plan before it changed: a phrase naming a
+    change is the first line about it that gives a number the first does not."""
+    speech = [(0, 1.0, 3.5, "Red bus to the coast: stop 4."),
+              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+              (2, 12.0, 14.0, "Please note that the red bus to the coast will now leave from stop 9 this afternoon.")]  # fmt: skip
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, "Which was said first: the rain in the mountains, or that the red bus to the coast "
+                              "had changed stop?", video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith("Tomorrow it will rain") and best.compared == "first", best
+
+
+def test_the_words_that_say_how_a_line_was_told_find_no_line(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 9's "when they announced that Eleanor Fairweather had collected her suitcase, ..." found "We are sorry
+    to announce ..." by 'announce' alone: speech recognition had heard the line as "Elia Norfeaweda has
+    calculated her blue suit case"."""
+    from queries.brief_order import _anchor_hit
+
+    speech = [(0, 1.0, 3.5, "We are sorry to announce that the ferry is late."),
+              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+              (2, 12.0, 14.0, "Ana has calculated her blue umbrella.")]  # fmt: skip
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        for phrase in ("they announced that Anna had collected her umbrella", "the announcement about her umbrella"):
+            hit = _anchor_hit(mem, "vA", phrase, ["transcript"], None)
+            assert hit is not None and hit.text.startswith("Ana has calculated"), (phrase, hit)
+
+
 def test_the_line_after_one_is_past_the_rest_of_its_sentence(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
     """Trial 9's "what was the next announcement right after the one about the cancelled Hollins Bay train?" was
     answered with that announcement's second row: Whisper cut it after '... cancelled, because of'."""
