@@ -78,6 +78,7 @@ from queries.errors import QueryError
 from queries.question_words import (
     CAPITALISED,
     FRAME_WORDS,
+    NAMES_CHANGE,
     STOPWORDS,
     asked_value,
     asks_content,
@@ -252,6 +253,8 @@ class Brief:
             top = _earliest_like(top, hits, asked)
         elif _ASKS_REASON.search(self.asked) and not (self.windows or self.archive):
             top = _giving_reason(top, hits, asked)
+        elif NAMES_CHANGE.search(self.asked) and not (self.windows or self.archive or yes_no_question(self.asked)):
+            top = _saying_change(top, hits, asked)
         if restates and top.source == "ocr_spans" and top is first:  # (a later sign states the change itself)
             top = self._said_in_full(top, asked, wanted)
         # a question that names a time is answered by what is on then (the window's line says it): a
@@ -420,6 +423,17 @@ def _latest_about(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) ->
     later = [i for i in hits if i.start_s is not None and top.end_s is not None and i.start_s > top.end_s
              and len(_words(i.row_text) & asked) >= 2]
     return max(later, key=lambda i: i.start_s or 0.0, default=top)
+
+
+def _saying_change(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:
+    """`top`, when it names a change (`NAMES_CHANGE`); else the best-ranked hit that does and holds two of the
+    question's words (`asked`), when one does. Trial 8's "when in the video is the gate change for the nine
+    forty ferry announced?" marked "The 9.40 ferry to the island will board from Gate 2." (20 s, the most
+    words), and was answered 19.9 s; "Change of gate, ... from gate 5, not gate 2" was said at 109 s."""
+    if NAMES_CHANGE.search(shown_line(top)):
+        return top
+    return next((i for i in hits if NAMES_CHANGE.search(shown_line(i)) and len(_words(shown_line(i)) & asked) >= 2),
+                top)
 
 
 def _earliest_like(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:

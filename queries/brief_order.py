@@ -16,7 +16,15 @@ from typing import Any
 from memory import Memory
 from queries.brief_items import GOES_ON_S, BriefItem, clip_text, ends_sentence, hit_item, recorded_sql
 from queries.errors import QueryError
-from queries.question_words import FRAME_WORDS, QUOTED, content_words, stems, subject_words, without_file_name
+from queries.question_words import (
+    FRAME_WORDS,
+    NAMES_CHANGE,
+    QUOTED,
+    content_words,
+    stems,
+    subject_words,
+    without_file_name,
+)
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
@@ -472,7 +480,7 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
         # her suitcase" (trial 9) found "We are sorry to announce ..." by 'announce' alone, speech recognition
         # having heard the rest as "Elia Norfeaweda has calculated her blue suit case". A sign's words stay
         words = [w for w in words if w not in FRAME_WORDS] or words
-    k = 6 if _NAMES_CHANGE.search(phrase) else 3
+    k = 6 if NAMES_CHANGE.search(phrase) else 3
     if words:
         groups.append(("keyword", keyword_search(memory, " ".join(stems(words)), k=k, video_id=vid, sources=sources,
                                                  match="any")))
@@ -486,13 +494,6 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
     if k > 3 and (changed := _changed_line(fused, words)) is not None:
         return changed
     return fused[0] if fused else None
-
-
-#: A phrase that names a change of plan ("that the train had changed platform", "the gate was moved").
-_NAMES_CHANGE = re.compile(
-    r"\b(?:chang(?:e|ed|es|ing)|mov(?:ed|ing)|switch(?:ed|ing)|alter(?:ed|ation)|relocated|rescheduled|postponed)\b",
-    re.I,
-)
 
 
 def _changed_line(hits: Sequence[TextHit], words: Sequence[str]) -> TextHit | None:

@@ -9,9 +9,9 @@ from collections.abc import Collection, Sequence
 
 from queries.question_form import sentences
 
-__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS", "QUOTED", "STOPWORDS",
-           "VALUE_WORDS", "asked_value", "asks_content", "asks_count", "asks_moment", "content_words", "counted_value",
-           "forms_pattern", "mentioned_words", "mentions_either", "names_what",
+__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS", "NAMES_CHANGE", "QUOTED",
+           "STOPWORDS", "VALUE_WORDS", "asked_value", "asks_content", "asks_count", "asks_moment", "content_words",
+           "counted_value", "forms_pattern", "mentioned_words", "mentions_either", "names_what",
            "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
@@ -77,6 +77,15 @@ LAYOUT_WORDS = frozenset(re.findall(r"\w+", """
     line lines row rows upper lower corner corners edge side overlays banners subtitles headings headlines titles
     labels boards notices posters lettering onscreen"""))
 FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | PLAN_WORDS | LAYOUT_WORDS
+
+#: A word that names a change of plan ("the gate change", "had changed platform", "was moved", "platform
+#: alteration"): the line where the plan changed is the one a question naming it asks about.
+NAMES_CHANGE = re.compile(
+    r"\b(?:chang(?:e|ed|es|ing)|mov(?:ed|ing)|switch(?:ed|ing)|alter(?:ed|ation|ations)|relocated|rescheduled|"
+    r"postponed)\b",
+    re.I,
+)
+
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

@@ -1424,6 +1424,21 @@ def test_a_why_question_is_marked_on_a_line_that_gives_a_reason(
     assert best is not None and best.row_text.startswith(marked), best
 
 
+@pytest.mark.parametrize("question", ["When is the change for the red bus to the coast announced?",
+                                      "When was the red bus to the coast moved?"])
+def test_a_question_naming_a_change_is_marked_on_the_line_that_says_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any, question: str
+) -> None:
+    """Trial 8's "when in the video is the gate change for the nine forty ferry announced?" marked the first line
+    about the ferry (it shares the most words) and was answered with its time; "Change of gate, ..." came later."""
+    speech = [(0, 1.0, 3.5, "The red bus to the coast leaves from stop 4 at noon."),
+              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+              (2, 12.0, 14.0, "Change of plan: the coast bus service goes from stop 9 today.")]  # fmt: skip
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, question, video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith("Change of plan"), best
+
+
 def test_a_compared_change_is_found_where_the_plan_changed(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
     """Trial 9's "which was announced first: that the lifts were out of service, or that the Port Ellis train had
     changed platform?" found 14:05 PORT ELLIS - PLATFORM 4 (20 s), the plan before it changed: a phrase naming a
