@@ -501,7 +501,7 @@ def _changed_line(hits: Sequence[TextHit], words: Sequence[str]) -> TextHit | No
     a number the first of them does not: where the plan changed. Trial 9's "which was announced first: that
     the lifts were out of service, or that the Port Ellis train had changed platform?" found 14:05 PORT ELLIS -
     PLATFORM 4 (20 s), the plan before the change (PLATFORM 7 at 126 s). None when no hit differs so."""
-    asked = set(stems(words))
+    asked = set(stems(list(words)))
     held = {(h.source, h.item_id): len(set(stems(content_words(h.text))) & asked) for h in hits}
     most = max(held.values(), default=0)
     about = sorted((h for h in hits if held[h.source, h.item_id] == most), key=lambda h: h.start_s)
