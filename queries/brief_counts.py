@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memory import TRAJECTORY_ACTIONS, Memory
-from queries.brief_items import BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
+from queries.brief_items import TURN_PAUSE_S, BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
 from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
@@ -382,11 +382,6 @@ def nth_said_items(memory: Memory, vid: str, question: str, windows: Sequence[Ti
 
 _TURNS_SQL = "SELECT video_id, 'transcript' AS source, segment_id AS item_id, start_s, end_s, text FROM transcript " \
     "WHERE video_id = ? ORDER BY start_s"
-#: Speech with a shorter pause than this is one turn: a recogniser splits one announcement into
-#: several segments (a long sentence, a breath), and announcements are set apart by longer pauses.
-TURN_PAUSE_S = 1.5
-
-
 #: A speech turn: its transcript rows, in time order.
 Turn = list[Mapping[str, Any]]
 

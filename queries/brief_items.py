@@ -202,6 +202,10 @@ def shown_line(item: BriefItem) -> str:
     return quoted.partition('" (')[0].rstrip('"') if quoted else item.row_text
 
 
+#: Speech with a shorter pause than this is one turn: a recogniser splits one announcement into
+#: several segments (a long sentence, a breath), and announcements are set apart by longer pauses.
+TURN_PAUSE_S = 1.5
+
 #: Whisper cuts long sentences into rows: a row that starts within this many seconds of the end of one that stops
 #: mid-sentence (`ends_sentence`) goes on with its sentence.
 GOES_ON_S = 0.5

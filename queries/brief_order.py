@@ -14,9 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from memory import Memory
-from queries.brief_items import GOES_ON_S, BriefItem, clip_text, ends_sentence, hit_item, recorded_sql
+from queries.brief_items import (
+    GOES_ON_S,
+    TURN_PAUSE_S,
+    BriefItem,
+    clip_text,
+    ends_sentence,
+    hit_item,
+    recorded_sql,
+)
 from queries.errors import QueryError
 from queries.question_words import (
+    ASKS_BEFORE_CHANGE,
     FRAME_WORDS,
     NAMES_CHANGE,
     QUOTED,
@@ -180,7 +189,10 @@ def order_items(
         if _HOW_LONG_BEFORE.search(question, 0, m.start()):
             continue
         # a phrase of frame words only names no line: "how often did the buses run before the change?" (trial 9)
-        # asks the first state, not the line before one that says 'change'
+        # asks the first state, not the line before one that says 'change'; nor does a change said of the
+        # thing asked about ("which gate was it departing from, before it was changed to gate 9?", trial 10)
+        if ASKS_BEFORE_CHANGE.match(m.group(0)):
+            continue
         if content_words(phrase) and not _names_a_time(phrase, duration_s) \
                 and (subject_words(phrase) or QUOTED.search(m.group(2)) or _CAPS.search(m.group(2))):
             relation, kinds = _ORDER_WORD.get(m.group(1).lower(), m.group(1).lower()), wanted
@@ -230,7 +242,8 @@ def order_items(
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
         if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
-            args[-1] = _sentence_edge(memory, anchor, relation)  # past the rest of its sentence
+            # past the rest of its sentence, or of its announcement when the question asks for one
+            args[-1] = _sentence_edge(memory, anchor, relation, turn=bool(_NAMES_ANNOUNCEMENT.search(question)))
         word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
         if relation in ("replaced", "displaced"):
@@ -414,11 +427,18 @@ _SAID_NEXT_SQL = {
 }
 
 
-def _sentence_edge(memory: Memory, anchor: TextHit, relation: str) -> float:
+#: A question that counts speech in announcements ("what was announced right after ...", "the next announcement").
+_NAMES_ANNOUNCEMENT = re.compile(r"\bannounc(?:e|ed|es|ing|ements?)\b", re.I)
+
+
+def _sentence_edge(memory: Memory, anchor: TextHit, relation: str, *, turn: bool = False) -> float:
     """The start time of the last ('after') or first ('before') speech row of the sentence `anchor` (a speech row)
     is part of: the row after one that stops mid-sentence ('... has been cancelled, because of') is the same
     announcement (`ends_sentence`, `GOES_ON_S`). Trial 9's "what was the next announcement right after the one
-    about the cancelled Hollins Bay train?" was answered with that announcement's second row."""
+    about the cancelled Hollins Bay train?" was answered with that announcement's second row. With `turn`, of its
+    turn: rows with pauses under `TURN_PAUSE_S` between them (trial 10's "what was announced right after the
+    security reminder about liquids?" was answered with the reminder's last sentence, 0.5 s after the one
+    before; the announcements were 8-11 s apart)."""
     edge = (anchor.start_s, anchor.end_s, anchor.text)
     for _ in range(8):  # a sentence of more rows than this is none Whisper writes
         rows = run_sql(memory, _SAID_NEXT_SQL[relation], [anchor.video_id, edge[0]]).to_pylist()
@@ -426,7 +446,8 @@ def _sentence_edge(memory: Memory, anchor: TextHit, relation: str) -> float:
             break
         row = (rows[0]["start_s"], rows[0]["end_s"], str(rows[0]["text"]))
         earlier, later = (edge, row) if relation == "after" else (row, edge)
-        if ends_sentence(earlier[2]) or later[0] - earlier[1] > GOES_ON_S:
+        pause = later[0] - earlier[1]
+        if (pause >= TURN_PAUSE_S) if turn else (ends_sentence(earlier[2]) or pause > GOES_ON_S):
             break
         edge = row
     return float(edge[0])

@@ -9,10 +9,11 @@ from collections.abc import Collection, Sequence
 
 from queries.question_form import sentences
 
-__all__ = ["AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS", "NAMES_CHANGE", "QUOTED",
-           "STOPWORDS", "VALUE_WORDS", "asked_value", "asks_content", "asks_count", "asks_moment", "content_words",
-           "counted_value", "forms_pattern", "mentioned_words", "mentions_either", "names_what",
-           "object_categories", "respelled", "stems", "subject_words", "without_file_name", "yes_no_question"]
+__all__ = ["ASKS_BEFORE_CHANGE", "AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS",
+           "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value", "asks_content", "asks_count",
+           "asks_moment", "content_words", "counted_value", "forms_pattern", "mentioned_words", "mentions_either",
+           "names_what", "object_categories", "respelled", "stems", "subject_words", "without_file_name",
+           "yes_no_question"]
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
@@ -86,6 +87,16 @@ NAMES_CHANGE = re.compile(
     re.I,
 )
 
+
+#: "How often did the buses run before the change?", "which gate was it originally set for?", "what was it
+#: moved from?": what held before a change is what the first line about it says.
+ASKS_BEFORE_CHANGE = re.compile(
+    r"\bbefore\s+(?:the|that|this|its|their)\s+(?:change|move|switch|alteration)\b"
+    r"|\bbefore\s+(?:it|they|that|this)\s+(?:was|were|got|had\s+been)\s+(?:changed|moved|switched|altered)\b"
+    r"|\b(?:originally|initially|at\s+first|used\s+to)\b"
+    r"|\b(?:changed|moved|switched|shifted)\s+(?:away\s+)?from\b",
+    re.I,
+)
 
 #: Question words -> detector categories (COCO names) they may mean. Only categories the video
 #: has are used, so a word with several meanings costs nothing when the video lacks them.

@@ -1443,9 +1443,11 @@ def test_a_compared_change_is_found_where_the_plan_changed(minilm: Any, tmp_path
     """Trial 9's "which was announced first: that the lifts were out of service, or that the Port Ellis train had
     changed platform?" found 14:05 PORT ELLIS - PLATFORM 4 (20 s), the plan before it changed: a phrase naming a
     change is the first line about it that gives a number the first does not."""
-    speech = [(0, 1.0, 3.5, "Red bus to the coast: stop 4."),
-              (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
-              (2, 12.0, 14.0, "Please note that the red bus to the coast will now leave from stop 9 this afternoon.")]  # fmt: skip
+    speech = [
+        (0, 1.0, 3.5, "Red bus to the coast: stop 4."),
+        (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+        (2, 12.0, 14.0, "Please note that the red bus to the coast will now leave from stop 9 this afternoon."),
+    ]
     with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
         best = evidence_brief(mem, "Which was said first: the rain in the mountains, or that the red bus to the coast "
                               "had changed stop?", video_id="vA", encoder=minilm).best_match
@@ -1482,6 +1484,39 @@ def test_the_line_after_one_is_past_the_rest_of_its_sentence(minilm: Any, tmp_pa
                                 encoder=minilm).best_match
     assert after is not None and after.row_text.startswith("Tomorrow it will rain"), after
     assert before is not None and before.row_text == "the captain is ill.", before  # the row next to it still
+
+
+def test_the_announcement_after_one_is_past_the_rest_of_it(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 10's "what was announced right after the security reminder about liquids?" was answered with the
+    reminder's last sentence, said 0.5 s after the one before it; the next announcement came 9 s later. Asked
+    for what is said, the next sentence is the answer still."""
+    speech = [
+        (0, 1.0, 3.0, "A security reminder: liquids must be in small containers."),
+        (1, 3.5, 5.0, "Please do not leave your bags unattended."),
+        (2, 12.0, 14.0, "Tomorrow it will rain in the mountains."),
+    ]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        announced = evidence_brief(mem, "What was announced right after the security reminder about liquids?",
+                                   video_id="vA", encoder=minilm).best_match
+        said = evidence_brief(mem, "What is said right after the security reminder about liquids?", video_id="vA",
+                              encoder=minilm).best_match
+    assert announced is not None and announced.row_text.startswith("Tomorrow it will rain"), announced
+    assert said is not None and said.row_text.startswith("Please do not leave"), said
+
+
+def test_what_held_before_it_was_changed_names_no_line(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 10's "which gate was the Tarnholm flight originally departing from, before it was changed to gate 9?"
+    was answered with the speech before the change ("We are sorry for the inconvenience."): 'it was changed to
+    gate 9' is the change the question is about, and what held before it is the first line about the thing."""
+    speech = [
+        (0, 1.0, 3.5, "The coast bus to the harbour leaves from stop 4 today."),
+        (1, 5.0, 7.0, "Tomorrow it will rain in the mountains."),
+        (2, 12.0, 14.0, "Change of plan: the coast bus now leaves from stop 9."),
+    ]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        best = evidence_brief(mem, "Which stop was the coast bus leaving from before it was changed to stop 9?",
+                              video_id="vA", encoder=minilm).best_match
+    assert best is not None and best.row_text.startswith("The coast bus to the harbour"), best
 
 
 def test_a_phrase_of_frame_words_after_before_names_no_line(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
