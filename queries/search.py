@@ -144,6 +144,11 @@ def search_transcript(
     return search_texts(memory, encoder, query, k=k, video_id=video_id, sources=["transcript"])
 
 
+def has_frame_vectors(memory: Memory) -> bool:
+    """Whether the memory holds any CLIP frame embedding (`search_frames` has something to search)."""
+    return bool(run_sql(memory, "SELECT EXISTS (SELECT 1 FROM frame_embeddings) AS found").column("found")[0].as_py())
+
+
 def search_frames(
     memory: Memory,
     encoder: Encoder,

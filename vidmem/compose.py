@@ -35,7 +35,10 @@ def encoders(settings: IngestSettings, roles: Sequence[str] = ("text", "clip")) 
 
 def tool_context(memory: Memory, settings: IngestSettings, video_id: str | None = None) -> ToolContext:
     llm = OpenAIChat(LLMSettings.from_env())
-    return ToolContext(memory, llm, video_id, encoders(settings), vision_chat_from_env())
+    # CLIP's text tower only where frames were embedded: checking it imports open_clip (4.5 s of a
+    # 21 s `vidmem ask` on 2 cores), for a search that would find nothing
+    roles = ("text", "clip") if queries.has_frame_vectors(memory) else ("text",)
+    return ToolContext(memory, llm, video_id, encoders(settings, roles), vision_chat_from_env())
 
 
 def resolve_video(memory: Memory, ref: str | None) -> str | None:
