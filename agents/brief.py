@@ -145,7 +145,10 @@ def _stated(top: BriefItem, *, placed: bool = False, file: str | None = None) ->
     verb = "shown" if top.source == "ocr_spans" else "said"
     where = f" ({top.place_text})" if placed and top.place_text else ""
     video = f" in {file}" if file else ""
-    return f'"{top.row_text}" is {verb} at {span_text(top.start_s, top.end_s)}{video}{where}.'
+    # the line as the brief shows it: trial 10's "which gate was the Tarnholm flight originally departing from?"
+    # was answered '"... Flight BC388 to Tarnvom, departing from Gate" is said at 23.9-30.6 s.', the gate in
+    # the row speech recognition cut it into next
+    return f'"{shown_line(top)}" is {verb} at {span_text(top.start_s, top.end_s)}{video}{where}.'
 
 
 def written_answer(brief: Brief | None, *, max_tokens: int) -> str | None:

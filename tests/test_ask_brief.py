@@ -960,6 +960,8 @@ def test_a_yes_no_answer_names_the_later_lines_about_it() -> None:
     assert line.latest.startswith("170.9-176.6 s speech") and "band needs the stage" in line.latest
     assert "raffle" not in line.later_evidence  # not about what is asked
     assert line.later_evidence.endswith("is said at 170.9-176.6 s.")
+    # quoted as the brief shows it, with the row speech recognition cut it into (trial 10's 'departing from Gate')
+    assert line.later_evidence.endswith('because the band needs the stage." is said at 170.9-176.6 s.')
     # a question that points at a time asks what holds then: no later lines
     from queries.time_phrases import TimeWindow
 
