@@ -90,14 +90,16 @@ def fitted_items(brief: Brief, max_tokens: int = 600) -> tuple[BriefItem, ...]:
         budget = max(budget - rows_cost, full / 4)
         if top is not None and any(i is top for i in rows):
             budget -= again(top)
-    out: list[BriefItem] = []
-    for item in brief.items:
+    kept: set[int] = set()
+    # the best match first: trial 10's "two minutes twenty seconds in, what is written on the yellow line below
+    # the top banner?" marked the window's sign, which the search's hits before it left no room for
+    for item in sorted(brief.items, key=lambda i: i is not top):
         if whole and _in_timeline(item, True):
-            out.append(item)
+            kept.add(id(item))
         elif (cost := line_cost(item) + again(item)) <= budget:
-            out.append(item)
+            kept.add(id(item))
             budget -= cost
-    return tuple(out)
+    return tuple(i for i in brief.items if id(i) in kept)
 
 
 def marked_line(brief: Brief, item: BriefItem) -> str:

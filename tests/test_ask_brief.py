@@ -1050,3 +1050,26 @@ def test_a_later_line_whose_numbers_are_none_of_the_questions_says_no() -> None:
     node = Chain([finish_tool()], ctx, ChainSettings()).judge_yes_no(SearchTree("Is the demo still at eleven?"))
     assert node is not None and node.answer is not None and node.answer.startswith("No: "), node
     assert len(llm.calls) == 1  # the judged line only
+
+
+def test_the_best_match_is_shown_before_the_search_hits_fill_the_budget() -> None:
+    """Trial 10's "two minutes twenty seconds in, what is written on the yellow line below the top banner?" had
+    the sign on then marked (the window's, at the asked place), and the search's hits ranked before it took
+    the 600 tokens: no best match was shown, and the model read out a sign of another minute."""
+    from agents.brief_text import BEST_MATCH, brief_text, fitted_items
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+    from queries.time_phrases import TimeWindow
+
+    long = "The gate for the flight to Lindmouth is " * 6
+    said = [BriefItem("hit", "v", 10.0 * n, 10.0 * n + 4, f'speech: "{long}{n}."', 0.9, "SELECT 1",
+                      rows=({"text": "..."},), source="transcript", item_id=n, match=0.5)
+            for n in range(12)]  # fmt: skip
+    sign = BriefItem("window", "v", 128.0, 149.0, 'on-screen text: "SKYVIEW LOUNGE: DAY PASS £24"', 0.9, "SELECT 1",
+                     rows=({"text": "SKYVIEW LOUNGE: DAY PASS £24"},), source="ocr_spans", item_id=40, place="top",
+                     line=2)
+    brief = Brief("Two minutes twenty seconds in, what is written on the yellow line below the top banner?", "v",
+                  (*said, sign), windows=(TimeWindow(138.0, 142.0, "140 seconds in", 140.0),))
+    assert brief.best_match is sign
+    assert sign in fitted_items(brief, 600) and len(fitted_items(brief, 600)) < len(brief.items)
+    assert f'{BEST_MATCH} 128-149 s on-screen text (top, second line' in brief_text(brief, 600)
