@@ -67,6 +67,7 @@ from queries.brief_items import (
     ends_sentence,
     hit_item,
     labelled_line,
+    numbers_of,
     recorded_sql,
     seconds_text,
     shown_line,
@@ -448,7 +449,7 @@ def _earliest_like(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -
 def _words(text: str) -> set[str]:
     """Stems of the content words, and the numbers (in digits or words: '30 DOLLAR FINE' restates "what
     would get me a thirty dollar fine?"; no leading zeros), of `text`."""
-    words = set(stems(content_words(text))) | set(re.findall(r"\d+", number_words_to_digits(text)))
+    words = set(stems(content_words(text))) | numbers_of(text)
     return {w.lstrip("0") or "0" if w.isdigit() else w for w in words}  # a sign's 09:40 is the question's 9:40
 
 

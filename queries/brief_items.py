@@ -7,6 +7,7 @@ brief, so that the parts that make items (`queries.brief_counts`) need nothing o
 """
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from queries.errors import QueryError
 from queries.screen_places import ORDINALS
 from queries.search import SOURCE_LABELS, TextHit
+from queries.time_phrases import number_words_to_digits
 
 __all__ = ["TEXT_CHARS", "BriefItem", "VideoFacts", "clip_text", "hit_item", "labelled_line", "recorded_sql",
            "seconds_text", "span_text"]
@@ -209,6 +211,11 @@ TURN_PAUSE_S = 1.5
 #: Whisper cuts long sentences into rows: a row that starts within this many seconds of the end of one that stops
 #: mid-sentence (`ends_sentence`) goes on with its sentence.
 GOES_ON_S = 0.5
+
+
+def numbers_of(text: str) -> set[str]:
+    """The numbers of `text`, in digits or words, without leading zeros (a sign's 09:40 is speech's 9:40)."""
+    return {n.lstrip("0") or "0" for n in re.findall(r"\d+", number_words_to_digits(text))}
 
 
 def ends_sentence(text: str) -> bool:

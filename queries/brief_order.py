@@ -21,6 +21,7 @@ from queries.brief_items import (
     clip_text,
     ends_sentence,
     hit_item,
+    numbers_of,
     recorded_sql,
 )
 from queries.errors import QueryError
@@ -528,10 +529,5 @@ def _changed_line(hits: Sequence[TextHit], words: Sequence[str]) -> TextHit | No
     about = sorted((h for h in hits if held[h.source, h.item_id] == most), key=lambda h: h.start_s)
     if most < 2 or len(about) < 2:
         return None
-    first = _digits(about[0].text)
-    return next((h for h in about[1:] if _digits(h.text) - first), None)
-
-
-def _digits(text: str) -> set[str]:
-    """The numbers of `text`, in digits or words, without leading zeros (a sign's 09:40 is speech's 9:40)."""
-    return {n.lstrip("0") or "0" for n in re.findall(r"\d+", number_words_to_digits(text))}
+    first = numbers_of(about[0].text)
+    return next((h for h in about[1:] if numbers_of(h.text) - first), None)

@@ -73,9 +73,9 @@ class ToolContext:
     #: For a question asking yes or no about what the brief's best match holds: that line as shown, and
     #: as an answer's evidence (`agents.brief.yes_no_line`): the model judges the line, the code answers.
     #: The fourth field: the question's numbers are none of the line's, and the code says no. The fifth: a line
-    #: about the same thing said or shown after it, as shown, judged again; the sixth: those later lines as
-    #: evidence ('' when none); the seventh: the question's numbers are none of that later line's, and the code
-    #: says no of it.
+    #: about the same thing said or shown after it, as shown, whose numbers decide (the seventh); the sixth:
+    #: those later lines as evidence ('' when none); the seventh: the question's numbers are none of that later
+    #: line's, and the code says no of it.
     yes_no: tuple[str, str, str, bool, str, str, bool] | None = None
 
 
