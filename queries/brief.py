@@ -47,6 +47,7 @@ from typing import Any
 from memory import Memory
 from queries import _checks
 from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value, video_words
+from queries.brief_change import unnumbered_slot, value_changes
 from queries.brief_counts import (
     action_labels,
     count_items,
@@ -557,7 +558,8 @@ def evidence_brief(
             # and the generated set this keeps the note for that one and none of 22 answerable price questions
             absent = replace(absent, words=())
         if not (archive or unread or absent.words or absent.quoted):
-            absent = unstated_value(memory, vid, question, facts.categories)
+            absent = unstated_value(memory, vid, question, facts.categories) \
+                or unnumbered_slot(memory, vid, question, facts)
         cats = object_categories(question, facts.categories)
         for w in windows:
             items += _window_items(memory, vid, w, question)
@@ -571,6 +573,10 @@ def evidence_brief(
         if not order:  # "the very last announcement": the last stretch of speech
             order = nth_said_items(memory, vid, question, windows)
         items += order
+        if not (windows or archive or order or _ASKS_REASON.search(question)) and (
+                NAMES_CHANGE.search(question) or ASKS_BEFORE_CHANGE.search(question) or _ASKS_CHANGED.search(question)):
+            # what a value was and became, and when; not why, nor the order of two lines (`order` relates those)
+            items += value_changes(memory, vid, question, facts)
         valued = counted_value(question) if counting and not archive and not unread else None
         counts_speech = _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
                                                         or _SPEECH_COUNT.search(question))

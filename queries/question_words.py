@@ -10,7 +10,7 @@ from collections.abc import Collection, Sequence
 from queries.question_form import sentences
 
 __all__ = ["ASKS_BEFORE_CHANGE", "AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS",
-           "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "asked_value", "asks_content", "asks_count",
+           "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "asked_value", "asks_content", "asks_count",
            "asks_moment", "content_words", "counted_value", "forms_pattern", "mentioned_words", "mentions_either",
            "names_what", "object_categories", "respelled", "stems", "subject_words", "without_file_name",
            "yes_no_question"]
@@ -370,7 +370,7 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
 
 #: The noun right after 'which' or 'what' names the slot a question asks to fill ("which room", "what
 #: instrument"), not the thing it asks about.
-_WH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
+WH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z]+)\b", re.I)
 
 
 def slot_words(question: str) -> frozenset[str]:
@@ -385,7 +385,7 @@ def slot_words(question: str) -> frozenset[str]:
     (['charge', 'cost', 'costs'], frozenset())
     """
     kind = asked_value(question)
-    nouns = {w.lower() for w in _WH_NOUN.findall(question)} - AUXILIARIES - STOPWORDS
+    nouns = {w.lower() for w in WH_NOUN.findall(question)} - AUXILIARIES - STOPWORDS
     return frozenset(nouns | (VALUE_WORDS[kind] if kind else frozenset()))
 
 

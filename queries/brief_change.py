@@ -1,0 +1,147 @@
+"""What a changed value was, and what it became: the values a thing is given over the video, in time order.
+
+Asked "the Lindmouth flight's gate was changed: from which gate to which?", the brief marked the line that
+states the change ("... from Gate 7, not Gate 3.") and the small model read it backwards; the first
+announcement ("... will depart from Gate 3.") was not among the search's six hits at all (trial 10). The
+code reads the order instead: of the lines about the thing (the speech turns and on-screen texts that
+hold the question's rarest word the video says, and those that share a code such as BC214 with them),
+each line that gives the asked noun one value ("Gate 3") dates that value. A line that gives two ("from
+gate 7, not gate 3", "every 15 minutes instead of every 10") states the change itself, and its word order
+says nothing of which came first, so it dates neither; it is listed last, as when the change was stated.
+The item: "gate 3 (said at 3.6 s, shown at 22 s) first, then gate 7 (shown at 104 s, ...); the change
+stated, both in one line: said at 109.4 s".
+
+The same lines tell when a slot is never filled for the thing: a video that numbers its gates, none of
+whose lines about Marcus Oyelaran gives one, does not say which gate his flight leaves from
+(`unnumbered_slot`, an absence the brief states and the agents answer without a call).
+"""
+
+import re
+from collections.abc import Sequence
+
+from memory import Memory
+from queries.absent import Absent
+from queries.brief_counts import fold_text, speech_turns
+from queries.brief_items import BriefItem, VideoFacts, recorded_sql, seconds_text
+from queries.question_words import CAPITALISED, STOPWORDS, WH_NOUN, forms_pattern, slot_words, subject_words
+from queries.run import run_sql
+from queries.time_phrases import number_words_to_digits
+
+__all__ = ["unnumbered_slot", "value_changes"]
+
+_SPEECH_SQL = "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? ORDER BY start_s"
+#: A code that names one thing across speech and signs: a flight, a train, a room ('BC214', 'B12', 'F4').
+_CODE = re.compile(r"\b[a-z]{1,3}\s?\d{2,4}\b")
+#: A value after its noun ("gate 3", "room b12", "platform no. 4") or before it ("15 minutes").
+_AFTER = r"\b{noun}s?\s+(?:no\.?\s+|number\s+)?([a-z]?\d+[a-z]?)\b"
+_BEFORE = r"\b(\d+(?:[.:]\d+)?)\s+{noun}s?\b"
+#: The most lines listed per value.
+_SHOWN = 3
+
+
+def value_changes(memory: Memory, vid: str, question: str, facts: VideoFacts) -> list[BriefItem]:
+    """The item "'gate' in the lines about 'lindmouth', in time order: gate 3 first ..., then gate 7 ..."
+    for a question about a change (the caller decides that), or none when the lines about its thing give
+    one noun of the question fewer than two values."""
+    lines = _lines(memory, vid, facts)
+    about = _about(lines, question, facts.categories)
+    if not about:
+        return []
+    thing, thread = about
+    slots = slot_words(question)
+    nouns = sorted({w.lower() for w in re.findall(r"[a-z]{3,}", question.lower())} - STOPWORDS,
+                   key=lambda w: (w not in slots, w))
+    for noun in nouns:
+        if re.fullmatch(forms_pattern(thing), noun):  # 'ferry 9.40' of the lines about 'ferry' names it
+            continue
+        dated, stating = _dated_values(thread, noun)
+        if len(dated) >= 2:
+            return [_item(vid, noun, thing, dated, stating)]
+    return []
+
+
+Line = tuple[float, float, str, str]  # start, end, 'said' | 'shown', text
+
+def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) -> Absent:
+    """`Absent` with the slot `question` asks to fill ("which gate ...") when the video numbers that slot
+    ("gate 7" in two lines or more) but none of the lines about the question's thing (`_about`) gives it a
+    number; an empty `Absent` otherwise. Trial 10's "which gate does Marcus Oyelaran's flight to Saint Aubrey
+    leave from?" (his laptop bag was handed in; no gate is said of him) and trial 9's "which platform does the
+    14:48 train to Aldermoor leave from?" (it is cancelled) were answered with the gate and platform of
+    other lines. Over every set and trial (dev's 449 video questions, test28, heldout6-27, trials 6-10), this
+    fires on those 2 and on none of the 7 answerable questions whose slot the video numbers."""
+    lines: list[Line] | None = None
+    for noun in dict.fromkeys(w.lower() for w in WH_NOUN.findall(question)):
+        numbered = re.compile(_AFTER.format(noun=re.escape(noun)), re.I)
+        lines = _lines(memory, vid, facts) if lines is None else lines
+        if sum(bool(numbered.search(number_words_to_digits(ln[3].lower()))) for ln in lines) < 2:
+            continue
+        about = _about(lines, question, facts.categories)
+        if about is None or re.fullmatch(forms_pattern(about[0]), noun):
+            continue
+        thing, thread = about
+        if not any(numbered.search(number_words_to_digits(ln[3].lower())) for ln in thread):
+            return Absent(unstated=noun, held=(thing,))
+    return Absent()
+
+
+def _lines(memory: Memory, vid: str, facts: VideoFacts) -> list[Line]:
+    """The video's speech turns and its distinct on-screen texts (likely OCR noise left out), in time order."""
+    said = [(float(t[0]["start_s"]), float(t[-1]["end_s"]), "said", " ".join(str(r["text"]).strip() for r in t))
+            for t in speech_turns(run_sql(memory, _SPEECH_SQL, [vid]).to_pylist())]
+    shown = [(a, b, "shown", t) for t, a, b in facts.texts]
+    return sorted(said + shown)
+
+
+def _about(lines: Sequence[Line], question: str, categories: Sequence[str]) -> tuple[str, list[Line]] | None:
+    """The question's rarest subject word that some line holds (a name first), and the lines about it: those holding it,
+    and those that share a code with them (speech recognition wrote 'Tarnvom' where the sign reads
+    TARNHOLM; both say BC388)."""
+    slots = slot_words(question)
+    held: dict[str, list[Line]] = {}
+    for w in subject_words(question, categories):
+        if w.lower() in slots or re.fullmatch(r"\d+", w):
+            continue
+        pattern = re.compile(forms_pattern(w.lower()), re.I)
+        if found := [ln for ln in lines if pattern.search(ln[3])]:
+            held[w.lower()] = found
+    if not held:
+        return None
+    # a name the question gives ('Tarnholm') before a rarer common word ('departing', said once)
+    names = {w.lower() for w in CAPITALISED.findall(question)}
+    thing = min(held, key=lambda w: (w not in names, len(held[w]), w))
+    thread = held[thing]
+    codes = {fold_text(c) for ln in thread for c in _CODE.findall(ln[3].lower())}
+    if codes:
+        thread = [ln for ln in lines if ln in thread or any(c in fold_text(ln[3]) for c in codes)]
+    return thing, thread
+
+
+def _dated_values(thread: Sequence[Line], noun: str) -> tuple[dict[str, list[Line]], list[Line]]:
+    """The values `noun` is given by the lines of `thread` that give it one, each with those lines, in the
+    order each value first comes; and the lines that give it two or more (that state a change)."""
+    after = re.compile(_AFTER.format(noun=re.escape(noun)), re.I)
+    before = re.compile(_BEFORE.format(noun=re.escape(noun)), re.I)
+    dated: dict[str, tuple[str, list[Line]]] = {}
+    stating: list[Line] = []
+    for ln in thread:
+        text = number_words_to_digits(ln[3].lower())
+        # '9.40', '9:40' and '09:40' are one value, shown as first written
+        values = {re.sub(r"[.:]", "", v).lstrip("0") or "0": v for v in after.findall(text) + before.findall(text)}
+        if len(values) == 1:
+            [(key, shown)] = values.items()
+            dated.setdefault(key, (shown, []))[1].append(ln)
+        elif values:
+            stating.append(ln)
+    return {shown: lines for shown, lines in dated.values()}, stating
+
+
+def _item(vid: str, noun: str, thing: str, dated: dict[str, list[Line]], stating: list[Line]) -> BriefItem:
+    def where(lines: list[Line]) -> str:
+        return ", ".join(f"{kind} at {seconds_text(a)}" for a, _, kind, _ in lines[:_SHOWN])
+
+    steps = [f"{noun} {value} ({where(lines)})" for value, lines in dated.items()]
+    text = (f"'{noun}' in the lines about '{thing}', in time order: {steps[0]} first, then " + ", then ".join(steps[1:])
+            + (f"; the change stated, both in one line: {where(stating)}" if stating else ""))
+    rows = tuple({"value": value, "first_s": lines[0][0], "source": lines[0][2]} for value, lines in dated.items())
+    return BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_SPEECH_SQL, vid), rows)

@@ -1,0 +1,90 @@
+"""The values a changed thing is given over the video, in time order (`queries.brief_change`), in the brief."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory import open_memory, rows_table
+from queries import evidence_brief
+from tests import test_queries_data
+from tests.test_queries_data import build_rows, written
+
+#: Trial 10's Lindmouth flight, shortened: gate 3 said and shown, the change said with both gates, gate 7 after.
+SPEECH = [
+    (0, 1.0, 4.0, "Flight BC214 to Lindmouth will depart from gate three."),
+    (1, 12.0, 15.0, "Gate change. Flight BC 214 to Lindmouth will now depart from gate 7, not gate 3."),
+    (2, 22.0, 25.0, "Final call for flight BC 214 at gate seven."),
+    (3, 30.0, 32.0, "Tomorrow it will rain in the mountains."),
+]
+
+
+def _memory(minilm: Any, folder: Path, monkeypatch: Any, speech: list[tuple[int, float, float, str]],
+            signs: list[tuple[str, float, float]]) -> Path:
+    """The known memory with vA's speech replaced by `speech` and its on-screen texts by `signs`."""
+    monkeypatch.setattr(test_queries_data, "VA_SPEECH", speech)
+    rows = build_rows(minilm)
+    spans = rows[0].tables["ocr_spans"].to_pylist()
+    edited = [{**spans[k % len(spans)], "span_id": k, "text": t, "start_s": a, "end_s": b}
+              for k, (t, a, b) in enumerate(signs)]
+    rows[0].tables["ocr_spans"] = rows_table(
+        "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in edited], "vA")
+    return written(rows, folder / "vA.duckdb")
+
+
+def _changes(brief: Any) -> list[Any]:
+    return [i for i in brief.items if i.kind == "count" and i.text.startswith("'")]
+
+
+@pytest.mark.parametrize("question", [
+    "The Lindmouth flight's gate was changed: from which gate to which?",
+    "Which gate was the Lindmouth flight originally departing from?",
+    "What gate was the flight to Lindmouth moved to?",
+])  # fmt: skip
+def test_the_values_of_a_changed_thing_in_time_order(minilm: Any, tmp_path: Path, monkeypatch: Any,
+                                                     question: str) -> None:
+    """Shown the line that states the change ("from gate 7, not gate 3"), the model read it backwards
+    (trial 10). The line with both gates dates neither; the lines with one do, the sign without the name
+    joined by the flight's code."""
+    signs = [("BC214 LINDMOUTH - GATE 3", 5.0, 10.0), ("BC214 - NOW GATE 7", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, SPEECH, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, question, video_id="vA", encoder=minilm)
+    [item] = _changes(brief)
+    assert item.text == ("'gate' in the lines about 'lindmouth', in time order: gate 3 (said at 1 s, shown at 5 s) "
+                         "first, then gate 7 (shown at 16 s, said at 22 s); the change stated, both in one line: "
+                         "said at 12 s")
+    assert [(r["value"], r["first_s"], r["source"]) for r in item.rows] == [("3", 1.0, "said"), ("7", 16.0, "shown")]
+
+
+def test_no_order_from_lines_that_only_state_the_change(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """"Every 15 minutes, instead of every 10" names both values; its word order says nothing of which came
+    first, and no other line gives one: nothing is computed (nor for a question that names no change)."""
+    speech = [(0, 1.0, 4.0, "The shuttle bus will now run every 15 minutes, instead of every 10 minutes."),
+              (1, 12.0, 15.0, "Tomorrow it will rain in the mountains.")]
+    signs = [("SHUTTLE BUS EVERY 15 MINUTES 10 MINUTES", 5.0, 10.0), ("WELCOME", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, speech, signs), read_only=True) as mem:
+        before = evidence_brief(mem, "How often did the shuttle bus run before it was changed?", video_id="vA")
+    assert not _changes(before), before.items
+
+
+def test_a_question_about_no_change_gets_no_values(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    signs = [("BC214 LINDMOUTH - GATE 3", 5.0, 10.0), ("BC214 - NOW GATE 7", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, SPEECH, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, "Which gate does the Lindmouth flight board at?", video_id="vA")
+    assert not _changes(brief), brief.items
+
+
+def test_a_slot_the_video_numbers_but_never_for_the_thing_asked(minilm: Any, tmp_path: Path,
+                                                                 monkeypatch: Any) -> None:
+    """Trial 10's "which gate does Marcus Oyelaran's flight leave from?" was answered with another flight's gate:
+    the video numbers gates, and no line about him gives one. The code answers that no gate is given."""
+    speech = [*SPEECH[:3], (3, 30.0, 33.0, "Would passenger Marcus Oyelaran please come to the information desk.")]
+    signs = [("BC214 LINDMOUTH - GATE 3", 5.0, 10.0), ("MARCUS OYELARAN - PLEASE GO TO INFO DESK", 30.0, 40.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, speech, signs), read_only=True) as mem:
+        unstated = evidence_brief(mem, "Which gate does Marcus Oyelaran's flight leave from?", video_id="vA")
+        stated = evidence_brief(mem, "Which gate does the Lindmouth flight leave from?", video_id="vA")
+        unnumbered = evidence_brief(mem, "Which desk should Marcus Oyelaran go to?", video_id="vA")
+    assert unstated.absent.unstated == "gate", unstated.absent
+    assert unstated.absent.unstated_answer() == ("The memory does not show it: this video mentions 'marcus', but "
+                                                 "nothing said or shown about it gives a gate.")
+    assert not stated.absent and not unnumbered.absent  # a gate given; desks never numbered in this video
