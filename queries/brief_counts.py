@@ -480,11 +480,22 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     if not patterns:
         return []
     joined = " or " if either else " and "
-    saying = [(t, text) for t, text in said if (any if either else all)(p.search(text) for p in patterns.values())]
+    # a code names its thing alone, however speech recognition wrote it: of trial 10's four announcements of
+    # flight BC214 to Lindmouth, one said "Flight B.C. 214 to Lindmer", and one "BC-214"
+    codes = [fold_text(w) for w in words if _CODE_WORD.fullmatch(w)]
+    saying = [(t, text) for t, text in said if (any if either else all)(p.search(text) for p in patterns.values())
+              or any(c in fold_text(text) for c in codes)]
     if not saying:
         return []
-    held = [w for w, p in patterns.items() if any(p.search(text) for _, text in saying)]
-    return [_turns_item(vid, len(said), saying, windows, ("says", "say"), joined.join(f"'{w}'" for w in held))]
+    held = [w for w, p in patterns.items() if any(p.search(text) for _, text in saying) and w not in codes]
+    what = joined.join(f"'{w}'" for w in held)
+    if codes:
+        what = " or ".join([f"'{c.upper()}' (written any way)" for c in codes] + ([f"({what})"] if what else []))
+    return [_turns_item(vid, len(said), saying, windows, ("says", "say"), what)]
+
+
+#: A code a question names: letters then digits ('BC214', 'B12'), as `mentioned_words` gives it.
+_CODE_WORD = re.compile(r"[a-z]{1,3}\d{2,4}", re.I)
 
 
 def _said(memory: Memory, vid: str, windows: Sequence[TimeWindow]) -> list[tuple[Turn, str]]:

@@ -1582,3 +1582,22 @@ def test_a_line_cut_mid_sentence_is_shown_with_the_row_that_goes_on_from_it(
     assert moved is not None and moved.text.startswith("speech") and moved.text.endswith(
         ': "Change of plan: the boat race moves to the lake, because the river is too high."'), moved
     assert moved.text.count("Change of plan") == 1, moved
+
+
+def test_a_code_counts_its_lines_however_speech_recognition_wrote_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Trial 10's "in how many of the spoken announcements is the Lindmouth flight BC214 mentioned?" (4) was
+    answered 2: the passive named nothing the lines say, and speech recognition wrote the code 'BC-214' and
+    'B.C. 214' (and the town 'Lindmer'). A turn that says the code counts."""
+    speech = [(0, 1.0, 4.0, "Flight BC214 to Lindmouth is now checking in."),
+              (1, 12.0, 15.0, "Boarding call for flight BC-214 to Lindmouth."),
+              (2, 22.0, 25.0, "Final call for Flight B.C. 214 to Lindmer at gate 7."),
+              (3, 32.0, 35.0, "Flight BC388 to Tarnholm is delayed.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        brief = evidence_brief(mem, "In how many of the spoken announcements is the Lindmouth flight BC214 mentioned?",
+                               video_id="vA")
+    top = brief.best_match
+    assert top is not None and top.kind == "count" and top.rows[0]["counted"] == 3, top
+    assert top.text.startswith("3 of the 4 separate stretches of speech"), top.text
+    assert "Tarnholm" not in top.text
