@@ -24,11 +24,12 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from memory import Memory
 from queries.run import run_sql
 
-__all__ = ["noise_reason", "noisy_spans", "script_of", "video_scripts"]
+__all__ = ["noise_reason", "noisy_spans", "partial_of", "script_of", "video_scripts"]
 
 #: Fewer letters and digits than this is a lone glyph ("M", "。"), unless one is a digit: a number
 #: alone ("7", "#1") is a gate or a platform often enough to keep.
@@ -95,7 +96,12 @@ def noise_reason(
     return None
 
 
-_SPANS_SQL = "SELECT span_id, start_s, end_s, text, num_frames FROM ocr_spans WHERE video_id = ?"
+_SPANS_SQL = "SELECT span_id, start_s, end_s, text, num_frames, y1, y2 FROM ocr_spans WHERE video_id = ?"
+#: A text read for at most this many seconds, as part of another at its place (`partial_of`), is that text
+#: half read as it came up or went.
+PARTIAL_S = 5.0
+#: ... when it is within this many seconds of the whole text.
+PARTIAL_GAP_S = 2.0
 _SPEECH_SQL = "SELECT text FROM transcript WHERE video_id = ?"
 
 
@@ -109,6 +115,37 @@ def noisy_spans(memory: Memory, video_id: str) -> dict[int, str]:
     out = {}
     for r in spans:
         why = noise_reason(r["text"], r["start_s"], r["end_s"], scripts, num_frames=r["num_frames"])
+        if why is None and (whole := partial_of(r, spans)) is not None:
+            why = f"part of '{whole}', read as it came up or went"
         if why is not None:
             out[int(r["span_id"])] = why
     return out
+
+
+def partial_of(span: dict[str, Any], spans: Iterable[dict[str, Any]]) -> str | None:
+    """The text of which `span` is a part, read at its place while it came up or went (trial 10's TAXIS AND
+    BUSES: and EXIT, each for a few seconds around TAXIS AND BUSES: EXIT B, counted as two more captions), or None.
+    A part: its letters and digits are a shorter run of the other's, it is read for `PARTIAL_S` seconds at most,
+    within `PARTIAL_GAP_S` of the other, on rows of the frame the other covers too.
+
+    >>> whole = {"span_id": 1, "text": "TAXIS AND BUSES: EXIT B", "start_s": 246.0, "end_s": 259.0,
+    ...          "y1": 600, "y2": 640}
+    >>> part = {"span_id": 2, "text": "EXIT", "start_s": 242.0, "end_s": 245.0, "y1": 602, "y2": 638}
+    >>> partial_of(part, [whole, part]), partial_of({**part, "end_s": 240.0, "start_s": 230.0}, [whole])
+    ('TAXIS AND BUSES: EXIT B', None)
+    """
+    mine = _folded(span["text"])
+    if len(mine) < MIN_CHARS or span["end_s"] - span["start_s"] > PARTIAL_S:
+        return None
+    for other in spans:
+        theirs = _folded(other["text"])
+        if other["span_id"] == span["span_id"] or len(theirs) <= len(mine) or mine not in theirs:
+            continue
+        near = other["start_s"] - span["end_s"] <= PARTIAL_GAP_S and span["start_s"] - other["end_s"] <= PARTIAL_GAP_S
+        if near and min(span["y2"], other["y2"]) > max(span["y1"], other["y1"]):
+            return str(other["text"])
+    return None
+
+
+def _folded(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
