@@ -41,6 +41,7 @@ before it:
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ from queries.brief_counts import (
 )
 from queries.brief_items import (
     GOES_ON_S,
+    TURN_PAUSE_S,
     BriefItem,
     VideoFacts,
     clip_text,
@@ -224,6 +226,11 @@ class Brief:
             # the lines of one sign, on together ("what's on screen while the voice says the lighthouse costs
             # fifteen bucks?", test19: LIGHTHOUSE ENTRY and 15 DOLLARS BABIES FREE under it): its first line
             related = sorted(related, key=lambda i: i.line or 1)[:1]
+        if len(related) > 1 and _one_turn(related):
+            # the rows of one announcement, said while the sign was on: its first row (read on into the next).
+            # Trial 10's "what was being announced while the caption at the bottom showed the free Wi-Fi
+            # network?" had the gate change's two rows unmarked, and was answered with another announcement
+            related = sorted(related, key=lambda i: i.start_s or 0.0)[:1]
         if related:
             return related[0] if len(related) == 1 else None
         placed = self.at_asked_place() or self.on_at_asked_instant()
@@ -396,6 +403,15 @@ _GIVES_REASON = re.compile(
     r"|,\s*(?:as|since)\s+(?!soon\b|well\b|long\b|far\b|much\b|many\b|of\b|usual\b|always\b|before\b|ever\b)",
     re.I,
 )
+
+
+def _one_turn(items: Sequence[BriefItem]) -> bool:
+    """Whether `items` are speech rows of one turn: in time order, each starting less than `TURN_PAUSE_S`
+    after the one before ends."""
+    if any(i.source != "transcript" or i.start_s is None or i.end_s is None for i in items):
+        return False
+    rows = sorted(items, key=lambda i: i.start_s or 0.0)
+    return all((b.start_s or 0.0) - (a.end_s or 0.0) < TURN_PAUSE_S for a, b in pairwise(rows))
 
 
 def _giving_reason(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:

@@ -1601,3 +1601,18 @@ def test_a_code_counts_its_lines_however_speech_recognition_wrote_it(
     assert top is not None and top.kind == "count" and top.rows[0]["counted"] == 3, top
     assert top.text.startswith("3 of the 4 separate stretches of speech"), top.text
     assert "Tarnholm" not in top.text
+
+
+@pytest.mark.parametrize(("second_start", "marked"), [(117.5, True), (121.0, False)])
+def test_the_rows_of_one_announcement_said_while_a_sign_was_on_mark_its_first(second_start: float,
+                                                                              marked: bool) -> None:
+    """Trial 10's "what was being announced while the caption at the bottom showed the free Wi-Fi network?" had
+    the two rows of the gate change said then, unmarked (two related lines), and was answered with another
+    announcement. Rows of one turn (no pause of TURN_PAUSE_S between) are one announcement: its first is
+    marked. Two turns stay unmarked."""
+    rows = [BriefItem("order", "v", a, b, f'speech while "caption": "{t}"', 1.0, "SELECT 1", rows=({"text": t},),
+                      source="transcript") for a, b, t in [(110.6, 117.0, "Flight BC214 will now depart from Gate 7."),
+                                                           (second_start, 119.4, "Please make your way to Gate 7.")]]
+    best = Brief("What was being announced while the caption at the bottom showed the Wi-Fi network?", "v",
+                 tuple(rows)).best_match
+    assert (best is rows[0]) if marked else best is None, best
