@@ -105,6 +105,7 @@ from queries.question_words import (
 from queries.run import run_sql
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
+from queries.signs import SIGN_LINES, Sign, signs
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
@@ -527,7 +528,8 @@ def evidence_brief(
         only = _only_video(memory)
         archive = only is None
         vid = only or (fused[0][0].video_id if fused else None)
-    items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]))
+    signed = _Signs(memory, noise)
+    items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]), signed)
              for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
     facts: VideoFacts | None = None
@@ -733,12 +735,34 @@ _NEXT_SAID_SQL = (
 )
 
 
-def _finished(memory: Memory, item: BriefItem) -> BriefItem:
+class _Signs(dict[str, dict[int, Sign]]):
+    """video_id -> span_id -> the sign of the span (`queries.signs`, likely noise left out), read on first use."""
+
+    def __init__(self, memory: Memory, noise: "_Noise") -> None:
+        super().__init__()
+        self.memory, self.noise = memory, noise
+
+    def __missing__(self, video_id: str) -> dict[int, Sign]:
+        spans = [r for r in run_sql(self.memory, _SPANS_SQL, [video_id]).to_pylist()
+                 if r["span_id"] not in self.noise[video_id]]
+        self[video_id] = {i: s for s in signs(spans) for i in s.span_ids}
+        return self[video_id]
+
+
+def _finished(memory: Memory, item: BriefItem, signed: _Signs | None = None) -> BriefItem:
     """A speech hit that stops mid-sentence (no closing '.', '?' or '!') with the row that goes on from it,
     when that one starts as it ends: Whisper cuts long sentences into rows, and the cut can fall before
     what is asked. Trial 7's "why does the announcer say the cooking demo has moved?" was answered from
     "... in the church hall, because", its reason in the next row; trial 6's mayor was named in a row of
-    its own ("presented by the Mayor," / "Councilor Janet Price.")."""
+    its own ("presented by the Mayor," / "Councilor Janet Price."). An on-screen text hit on the heading of
+    a sign of more lines (`signed`) reads as the whole sign: trial 11's "is the lift at berth A3 working?" was
+    answered yes from LIFT A3, whose label's second line reads OUT OF SERVICE."""
+    if item.kind == "hit" and item.source == "ocr_spans" and signed is not None and item.item_id is not None:
+        sign = signed[item.video_id].get(item.item_id)
+        # its heading reads on (a line under it is shown as read, placed as the line it is)
+        if sign is not None and SIGN_LINES in sign.text and item.item_id in sign.top_ids:
+            return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"')
+        return item
     if item.kind != "hit" or item.source != "transcript" or item.end_s is None or not item.rows:
         return item
     text = " ".join(str(item.rows[0]["text"]).split())
@@ -936,7 +960,9 @@ def _fused(groups: list[tuple[str, list[TextHit]]]) -> list[tuple[TextHit, float
     return [(hit, score) for hit, score, _ in fuse_ranks(groups)]
 
 
-_SPANS_SQL = "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id = ? ORDER BY start_s, span_id"
+_SPANS_SQL = (
+    "SELECT span_id, start_s, end_s, text, x1, x2, y1, y2 FROM ocr_spans WHERE video_id = ? ORDER BY start_s, span_id"
+)
 
 
 def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
@@ -972,7 +998,7 @@ def _facts(memory: Memory, vid: str, noise: Mapping[int, str]) -> VideoFacts:
         vid, float(duration) if duration is not None else None, [c["category"] for c in cats],
         {c["category"]: int(c["instances"]) for c in cats}, int(row["texts"]), int(row["speech"]), int(row["spans"]),
         {k: v for k, v in events.items() if v}, Path(str(row["path"])).name,
-        f"{summary.title}. {summary.text}" if summary else "", _distinct_texts(spans), len(noise), unread,
+        f"{summary.title}. {summary.text}" if summary else "", _distinct_texts(_sign_rows(spans)), len(noise), unread,
         row["has_audio"],
     )
 
@@ -991,6 +1017,12 @@ def _unread(memory: Memory, vid: str, rows: Mapping[str, int]) -> dict[str, str]
         if n == 0 and (run is None or run["status"] != "ok"):
             out[role] = "it has not run on this video" if run is None else str(run["reason"] or run["status"])
     return out
+
+
+def _sign_rows(spans: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The signs the spans make (`queries.signs`: the lines of one panel, shown together), as rows of text and
+    times, in time order: a two-line label is one text, as a viewer counts it."""
+    return [{"text": s.text, "start_s": s.start_s, "end_s": s.end_s} for s in signs(spans)]
 
 
 def _distinct_texts(spans: Sequence[Mapping[str, Any]]) -> tuple[tuple[str, float, float], ...]:

@@ -18,6 +18,7 @@ from queries.brief_items import TURN_PAUSE_S, BriefItem, VideoFacts, clip_text, 
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
 from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
+from queries.signs import sign_head
 from queries.text_kinds import named_sources
 from queries.time_phrases import TimeWindow, at_video_end
 
@@ -160,7 +161,7 @@ def distinct_text_items(
     With `windows` ("in the first minute"), only the texts shown in them are counted; the whole
     video's count follows."""
     texts = tuple((t, a, b) for t, a, b in facts.texts if not windows or any(w.overlaps(a, b) for w in windows))
-    kept = {fold_text(t) for t, _, _ in texts}
+    kept = {fold_text(sign_head(t)) for t, _, _ in texts}  # a sign is found by its first row's span
     rows = [r for r in run_sql(memory, _DISTINCT_SQL, [vid]).to_pylist() if fold_text(r["text"]) in kept]
     during = f" in {_windows_text(windows)}" if windows else ""
     if not texts:
@@ -172,7 +173,7 @@ def distinct_text_items(
         first.setdefault(fold_text(r["text"]), spans.get(r["item_id"], (None, None)))
     groups: dict[str, list[tuple[str, float, float]]] = {}
     for t, a, b in texts:
-        groups.setdefault(_at_place(*first.get(fold_text(t), (None, None))), []).append((t, a, b))
+        groups.setdefault(_at_place(*first.get(fold_text(sign_head(t)), (None, None))), []).append((t, a, b))
 
     def listed(texts: Sequence[tuple[str, float, float]]) -> str:
         return ", ".join(f'"{clip_text(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)
@@ -294,7 +295,7 @@ def nth_text_items(
         firsts.setdefault(fold_text(r["text"]), r)
 
     def place_of(text: str) -> tuple[str | None, int | None]:  # (place, line) of the text's first span
-        row = firsts.get(fold_text(text))
+        row = firsts.get(fold_text(sign_head(text)))
         return spans[row["item_id"]] if row is not None and row["item_id"] in spans else (None, None)
 
     # at the asked place and line there: "the latest second line under a heading", "the final heading",
@@ -314,7 +315,7 @@ def nth_text_items(
     if len(texts) > 1 and abs(texts[0][1] - texts[1][1]) < NTH_TIE_S:
         return []
     text, start, end = texts[0]
-    row = firsts.get(fold_text(text))
+    row = firsts.get(fold_text(sign_head(text)))
     if row is None:
         return []
     place, at_line = place_of(text)

@@ -1,0 +1,115 @@
+"""On-screen text spans read as the signs they belong to: the lines of one panel, shown and gone together.
+
+The OCR stores a text span per line it reads, and a line it sometimes reads as two pieces: trial 11's corner
+panel "FS41 MARROW ISLAND / 10:15 BERTH B12" is the spans FS41 MARROW ISLAND (27-55 s), 10:15 BERTH B12 (27-29
+and 32-44 s), and 10:15 and BERTH B12 apart (30-31 and 45-55 s). Counted per span, the video's 24 texts were
+37, the right-hand label TICKET DESKS / 3 TO 6 two labels, and the line that gives the berth held no word of
+the ferry it belongs to. A sign is the spans that stand one under (or beside) another at one place of the
+frame, the shorter on screen within the longer's time; its text is its rows from the top, each row as read
+for the longest time, joined by " / ".
+
+>>> span = lambda i, t, a, b, y, x=(30.0, 500.0): {"span_id": i, "text": t, "start_s": a, "end_s": b,
+...                                              "x1": x[0], "x2": x[1], "y1": y, "y2": y + 40.0}
+>>> rows = [span(3, "FS41 MARROW ISLAND", 27, 55, 29), span(4, "10:15 BERTH B12", 27, 44, 76),
+...         span(5, "10:15", 45, 55, 76, (36, 219)), span(6, "BERTH B12", 45, 55, 76, (202, 460)),
+...         span(7, "WELCOME", 60, 70, 29)]
+>>> [(s.text, s.start_s, s.end_s, s.span_ids) for s in signs(rows)]
+[('FS41 MARROW ISLAND / 10:15 BERTH B12', 27.0, 55.0, (3, 4, 5, 6)), ('WELCOME', 60.0, 70.0, (7,))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SIGN_LINES", "Sign", "sign_head", "signs"]
+
+#: What joins a sign's rows in its text.
+SIGN_LINES = " / "
+#: Seconds a span may start before or end after the longer one it belongs to (OCR samples about each second).
+EDGE_S = 1.5
+
+
+@dataclass(frozen=True)
+class Sign:
+    text: str  # its rows from the top, joined by SIGN_LINES
+    start_s: float
+    end_s: float
+    span_ids: tuple[int, ...]  # its spans, the first to come up first
+    top_ids: tuple[int, ...] = ()  # the spans of its top row (its heading, by which the frame places it)
+
+
+def sign_head(text: str) -> str:
+    """A sign's first row: the span text its place on the frame is known by."""
+    return text.split(SIGN_LINES, 1)[0]
+
+
+def signs(spans: Sequence[Mapping[str, Any]]) -> list[Sign]:
+    """The signs the spans (dicts with span_id, text, start_s, end_s, x1, x2, y1, y2) make, by first start."""
+    rows = sorted(spans, key=lambda r: (float(r["start_s"]), float(r["start_s"]) - float(r["end_s"])))
+    groups: list[list[Mapping[str, Any]]] = []
+    for r in rows:  # by start, longest first: each span joins the first sign it fits beside
+        home = next((g for g in groups if _belongs(r, g) and any(_touches(r, s) for s in g)), None)
+        if home is None:
+            groups.append([r])
+        else:
+            home.append(r)
+    out = [_sign(g) for g in groups]
+    return sorted(out, key=lambda s: (s.start_s, s.span_ids))
+
+
+def _belongs(span: Mapping[str, Any], group: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether `span` is on screen within the time of the group's first span (give or take EDGE_S), and
+    came up with it, or is a piece of a row the group already reads ('10:15' of '10:15 BERTH B12'). A line
+    that comes up later under a banner on all along (trial 10's yellow line) is a text of its own."""
+    longest = group[0]
+    if float(span["start_s"]) < float(longest["start_s"]) - EDGE_S or \
+            float(span["end_s"]) > float(longest["end_s"]) + EDGE_S:
+        return False
+    if abs(float(span["start_s"]) - float(longest["start_s"])) <= EDGE_S:
+        return True
+    piece = _folded(span["text"])
+    return bool(piece) and any(_same_row(span, s) and piece in _folded(s["text"]) for s in group)
+
+
+def _folded(text: object) -> str:
+    return "".join(ch for ch in str(text).lower() if ch.isalnum())
+
+
+def _touches(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two spans stand next to each other: one under the other (columns overlapping, the gap between
+    them under half a row's height) or on one row (rows overlapping, the gap under a row's height)."""
+    height = max(float(a["y2"]) - float(a["y1"]), float(b["y2"]) - float(b["y1"]), 1.0)
+    x_gap = max(float(a["x1"]), float(b["x1"])) - min(float(a["x2"]), float(b["x2"]))
+    y_gap = max(float(a["y1"]), float(b["y1"])) - min(float(a["y2"]), float(b["y2"]))
+    return (x_gap < 0 and y_gap < 0.5 * height) or (y_gap < 0 and x_gap < height)
+
+
+def _sign(group: Sequence[Mapping[str, Any]]) -> Sign:
+    """The sign of one group: its rows top down (spans whose heights overlap), each read as the reading
+    on screen longest (pieces read at one time joined left to right)."""
+    rows: list[list[Mapping[str, Any]]] = []
+    for s in sorted(group, key=lambda r: float(r["y1"])):
+        row = next((r for r in rows if _same_row(s, r[0])), None)
+        if row is None:
+            rows.append([s])
+        else:
+            row.append(s)
+    texts = []
+    for row in rows:
+        readings: dict[tuple[float, float], list[Mapping[str, Any]]] = {}
+        for s in row:
+            readings.setdefault((float(s["start_s"]), float(s["end_s"])), []).append(s)
+        seen: dict[str, float] = {}
+        for (a, b), pieces in readings.items():
+            text = " ".join(str(p["text"]).strip() for p in sorted(pieces, key=lambda p: float(p["x1"])))
+            seen[text] = seen.get(text, 0.0) + (b - a)
+        texts.append(max(seen, key=lambda t: (seen[t], len(t))))
+    return Sign(SIGN_LINES.join(texts), min(float(s["start_s"]) for s in group),
+                max(float(s["end_s"]) for s in group), tuple(int(s["span_id"]) for s in group),
+                tuple(int(s["span_id"]) for s in rows[0]))
+
+
+def _same_row(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return min(float(a["y2"]), float(b["y2"])) - max(float(a["y1"]), float(b["y1"])) > 0
