@@ -395,6 +395,9 @@ _ASKS_CHANGED = re.compile(
 )
 
 
+#: A time changed by a delay ("what was the departure time of ferry KD7 before it was delayed?", trial 11): a
+#: change of value for the brief's values over time (`value_changes`), as a change of gate is.
+_DELAYED = re.compile(r"\bdelay(?:ed|s)?\b", re.I)
 #: "Why was the ferry switched to another gate?", "what's the reason the cafe closes early?", "how come ...".
 _ASKS_REASON = re.compile(r"\bwhy\b|\breasons?\b|\bhow\s+come\b", re.I)
 #: What gives a reason in a line: 'because', 'due to', 'so that', 'in order to', and 'as' or 'since' opening a clause
@@ -592,7 +595,8 @@ def evidence_brief(
             order = nth_said_items(memory, vid, question, windows)
         items += order
         if not (windows or archive or order or _ASKS_REASON.search(question)) and (
-                NAMES_CHANGE.search(question) or ASKS_BEFORE_CHANGE.search(question) or _ASKS_CHANGED.search(question)):
+                NAMES_CHANGE.search(question) or ASKS_BEFORE_CHANGE.search(question) or _ASKS_CHANGED.search(question)
+                or _DELAYED.search(question)):
             # what a value was and became, and when; not why, nor the order of two lines (`order` relates those)
             items += value_changes(memory, vid, question, facts)
         valued = counted_value(question) if counting and not archive and not unread else None

@@ -23,7 +23,15 @@ from memory import Memory
 from queries.absent import Absent
 from queries.brief_counts import fold_text, speech_turns
 from queries.brief_items import BriefItem, VideoFacts, recorded_sql, seconds_text
-from queries.question_words import CAPITALISED, STOPWORDS, WH_NOUN, forms_pattern, slot_words, subject_words
+from queries.question_words import (
+    CAPITALISED,
+    STOPWORDS,
+    WH_NOUN,
+    asked_value,
+    forms_pattern,
+    slot_words,
+    subject_words,
+)
 from queries.run import run_sql
 from queries.time_phrases import number_words_to_digits
 
@@ -32,9 +40,15 @@ __all__ = ["unnumbered_slot", "value_changes"]
 _SPEECH_SQL = "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? ORDER BY start_s"
 #: A code that names one thing across speech and signs: a flight, a train, a room ('BC214', 'B12', 'F4').
 _CODE = re.compile(r"\b[a-z]{1,3}\s?\d{2,4}\b")
+#: A code as a question writes it ('KD7', 'FS41'): a name of the thing asked about.
+_NAMED_CODE = re.compile(r"\b[a-z]{1,3}\d{1,4}\b")
 #: A value after its noun ("gate 3", "room b12", "platform no. 4") or before it ("15 minutes").
 _AFTER = r"\b{noun}s?\s+(?:no\.?\s+|number\s+)?([a-z]?\d+[a-z]?)\b"
-_BEFORE = r"\b(\d+(?:[.:]\d+)?)\s+{noun}s?\b"
+_BEFORE = r"(?<![\d:.])\b(\d+)\s+{noun}s?\b"  # not a clock time's minutes ("10:15 BERTH C4")
+#: A clock time ('11:40', '12.05'); not a price ('24.50' after a pound sign) nor a part of a longer number.
+_CLOCK = re.compile(r"(?<![\d:.£$€])\b((?:[01]?\d|2[0-3])[:.][0-5]\d)\b(?![\d:]|\.\d)")
+#: A question that asks a time ("the departure time", "what time").
+_TIME = re.compile(r"\btimes?\b", re.I)
 #: The most lines listed per value.
 _SHOWN = 3
 
@@ -57,6 +71,11 @@ def value_changes(memory: Memory, vid: str, question: str, facts: VideoFacts) ->
         dated, stating = _dated_values(thread, noun)
         if len(dated) >= 2:
             return [_item(vid, noun, thing, dated, stating)]
+    if asked_value(question) == "time of day" or _TIME.search(question):
+        # "what was the departure time of ferry KD7 before it was delayed?": the clock times of its lines
+        dated, stating = _dated_values(thread, None)
+        if len(dated) >= 2:
+            return [_item(vid, "time", thing, dated, stating)]
     return []
 
 
@@ -107,8 +126,8 @@ def _about(lines: Sequence[Line], question: str, categories: Sequence[str]) -> t
             held[w.lower()] = found
     if not held:
         return None
-    # a name the question gives ('Tarnholm') before a rarer common word ('departing', said once)
-    names = {w.lower() for w in CAPITALISED.findall(question)}
+    # a name or a code the question gives ('Tarnholm', 'KD7') before a rarer common word ('departing', 'delayed')
+    names = {w.lower() for w in CAPITALISED.findall(question)} | set(_NAMED_CODE.findall(question.lower()))
     thing = min(held, key=lambda w: (w not in names, len(held[w]), w))
     thread = held[thing]
     codes = {fold_text(c) for ln in thread for c in _CODE.findall(ln[3].lower())}
@@ -117,17 +136,18 @@ def _about(lines: Sequence[Line], question: str, categories: Sequence[str]) -> t
     return thing, thread
 
 
-def _dated_values(thread: Sequence[Line], noun: str) -> tuple[dict[str, list[Line]], list[Line]]:
-    """The values `noun` is given by the lines of `thread` that give it one, each with those lines, in the
-    order each value first comes; and the lines that give it two or more (that state a change)."""
-    after = re.compile(_AFTER.format(noun=re.escape(noun)), re.I)
-    before = re.compile(_BEFORE.format(noun=re.escape(noun)), re.I)
+def _dated_values(thread: Sequence[Line], noun: str | None) -> tuple[dict[str, list[Line]], list[Line]]:
+    """The values `noun` is given by the lines of `thread` that give it one (clock times for None), each with
+    those lines, in the order each value first comes; and the lines that give it two or more (that state a
+    change)."""
+    patterns = [_CLOCK] if noun is None else [re.compile(p.format(noun=re.escape(noun)), re.I)
+                                              for p in (_AFTER, _BEFORE)]
     dated: dict[str, tuple[str, list[Line]]] = {}
     stating: list[Line] = []
     for ln in thread:
         text = number_words_to_digits(ln[3].lower())
         # '9.40', '9:40' and '09:40' are one value, shown as first written
-        values = {re.sub(r"[.:]", "", v).lstrip("0") or "0": v for v in after.findall(text) + before.findall(text)}
+        values = {re.sub(r"[.:]", "", v).lstrip("0") or "0": v for p in patterns for v in p.findall(text)}
         if len(values) == 1:
             [(key, shown)] = values.items()
             dated.setdefault(key, (shown, []))[1].append(ln)

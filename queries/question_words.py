@@ -92,7 +92,8 @@ NAMES_CHANGE = re.compile(
 #: moved from?": what held before a change is what the first line about it says.
 ASKS_BEFORE_CHANGE = re.compile(
     r"\bbefore\s+(?:the|that|this|its|their)\s+(?:change|move|switch|alteration)\b"
-    r"|\bbefore\s+(?:it|they|that|this)\s+(?:was|were|got|had\s+been)\s+(?:changed|moved|switched|altered)\b"
+    r"|\bbefore\s+(?:it|they|that|this)\s+(?:was|were|got|had\s+been)\s+(?:changed|moved|switched|altered|delayed|"
+    r"postponed|rescheduled)\b"
     r"|\b(?:originally|initially|at\s+first|used\s+to)\b"
     r"|\b(?:changed|moved|switched|shifted)\s+(?:away\s+)?from\b",
     re.I,

@@ -88,3 +88,18 @@ def test_a_slot_the_video_numbers_but_never_for_the_thing_asked(minilm: Any, tmp
     assert unstated.absent.unstated_answer() == ("The memory does not show it: this video mentions 'marcus', but "
                                                  "nothing said or shown about it gives a gate.")
     assert not stated.absent and not unnumbered.absent  # a gate given; desks never numbered in this video
+
+
+def test_a_delayed_time_in_time_order(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 11's "what was the departure time of ferry KD7 before it was delayed?" was answered with a scrap of
+    the delay's announcement: the clock times of the ferry's lines, named by its code, in time order."""
+    speech = [(0, 1.0, 4.0, "Ferry KD7 to Holtby Point is scheduled to depart at 11.40."),
+              (1, 12.0, 15.0, "Ferry KD7 will now depart at 12.05, instead of 11.40, because of strong winds."),
+              (2, 22.0, 25.0, "We apologise for the delay."),
+              (3, 30.0, 32.0, "Tomorrow it will rain in the mountains.")]
+    signs = [("KD7 HOLTBY POINT 11:40", 5.0, 10.0), ("KD7 HOLTBY POINT 12:05", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, speech, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, "What was the departure time of ferry KD7 before it was delayed?", video_id="vA")
+    [item] = _changes(brief)
+    assert item.text == ("'time' in the lines about 'kd7', in time order: time 11.40 (said at 1 s, shown at 5 s) "
+                         "first, then time 12:05 (shown at 16 s); the change stated, both in one line: said at 12 s")
