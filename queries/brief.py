@@ -41,7 +41,6 @@ before it:
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +56,13 @@ from queries.brief_counts import (
     nth_said_items,
     nth_text_items,
     speech_turn_items,
+    speech_turns,
     speech_value_items,
     speech_word_items,
     visible_items,
 )
 from queries.brief_items import (
     GOES_ON_S,
-    TURN_PAUSE_S,
     BriefItem,
     VideoFacts,
     clip_text,
@@ -410,12 +409,11 @@ _GIVES_REASON = re.compile(
 
 
 def _one_turn(items: Sequence[BriefItem]) -> bool:
-    """Whether `items` are speech rows of one turn: in time order, each starting less than `TURN_PAUSE_S`
-    after the one before ends."""
+    """Whether `items` are speech rows of one turn (`speech_turns`: no pause of `TURN_PAUSE_S` between them)."""
     if any(i.source != "transcript" or i.start_s is None or i.end_s is None for i in items):
         return False
-    rows = sorted(items, key=lambda i: i.start_s or 0.0)
-    return all((b.start_s or 0.0) - (a.end_s or 0.0) < TURN_PAUSE_S for a, b in pairwise(rows))
+    rows = sorted(({"start_s": i.start_s, "end_s": i.end_s} for i in items), key=lambda r: r["start_s"] or 0.0)
+    return len(speech_turns(rows)) == 1
 
 
 def _giving_reason(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -> BriefItem:

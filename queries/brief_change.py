@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from memory import Memory
 from queries.absent import Absent
-from queries.brief_counts import fold_text, speech_turns
+from queries.brief_counts import fold_text, said_turns
 from queries.brief_items import BriefItem, VideoFacts, recorded_sql, seconds_text
 from queries.question_words import (
     CAPITALISED,
@@ -32,11 +32,11 @@ from queries.question_words import (
     slot_words,
     subject_words,
 )
-from queries.run import run_sql
 from queries.time_phrases import number_words_to_digits
 
 __all__ = ["unnumbered_slot", "value_changes"]
 
+#: The SQL an item records (`recorded_sql`): the speech whose turns it reads.
 _SPEECH_SQL = "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? ORDER BY start_s"
 #: A code that names one thing across speech and signs: a flight, a train, a room ('BC214', 'B12', 'F4').
 _CODE = re.compile(r"\b[a-z]{1,3}\s?\d{2,4}\b")
@@ -106,8 +106,7 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
 
 def _lines(memory: Memory, vid: str, facts: VideoFacts) -> list[Line]:
     """The video's speech turns and its distinct on-screen texts (likely OCR noise left out), in time order."""
-    said = [(float(t[0]["start_s"]), float(t[-1]["end_s"]), "said", " ".join(str(r["text"]).strip() for r in t))
-            for t in speech_turns(run_sql(memory, _SPEECH_SQL, [vid]).to_pylist())]
+    said = [(float(t[0]["start_s"]), float(t[-1]["end_s"]), "said", text) for t, text in said_turns(memory, vid)]
     shown = [(a, b, "shown", t) for t, a, b in facts.texts]
     return sorted(said + shown)
 

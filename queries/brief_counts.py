@@ -32,6 +32,7 @@ __all__ = [
     "nth_said_items",
     "nth_text",
     "nth_text_items",
+    "said_turns",
     "speech_turn_items",
     "speech_turns",
     "speech_value_items",
@@ -460,7 +461,7 @@ def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[Ti
     (`STATED_VALUES`), each with its words and time: "how many of the announcements mention a number of
     minutes?" was answered "The memory does not show it" beside the whole transcript (test15-17, each asked
     once: 3 of 8 such counts right; test18: 2 of 2). With `windows`, the turns that overlap them."""
-    said = _said(memory, vid, windows)
+    said = said_turns(memory, vid, windows)
     stating = [(t, text) for t, text in said if STATED_VALUES[kind].search(text)]
     return [_turns_item(vid, len(said), stating, windows, ("states", "state"), _VALUE_NAMES[kind])]
 
@@ -475,7 +476,7 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     three such counts; shown the eight turns, the model answered 8 twice and "not shown" once."""
     patterns = {w: re.compile(rf"\b{forms_pattern(w)}\b" if re.fullmatch(r"[\w'-]+", w) else
                               rf"(?<!\w){re.escape(w)}(?!\w)", re.I) for w in words}
-    said = _said(memory, vid, windows)
+    said = said_turns(memory, vid, windows)
     # of the words, those some turn says: 'paying' and 'money' aside when only 'dollars' and 'cash' are said
     patterns = {w: p for w, p in patterns.items() if any(p.search(text) for _, text in said)}
     if not patterns:
@@ -499,7 +500,7 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
 _CODE_WORD = re.compile(r"[a-z]{1,3}\d{2,4}", re.I)
 
 
-def _said(memory: Memory, vid: str, windows: Sequence[TimeWindow]) -> list[tuple[Turn, str]]:
+def said_turns(memory: Memory, vid: str, windows: Sequence[TimeWindow] = ()) -> list[tuple[Turn, str]]:
     """The turns that overlap `windows` (all, without any), each with its words joined."""
     _, turns = _turns_in(memory, vid, windows)
     return [(t, " ".join(str(r["text"]).strip() for r in t)) for t in turns]

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SIGN_LINES", "Sign", "sign_head", "signs"]
+__all__ = ["SIGN_LINES", "Sign", "folded", "sign_head", "signs"]
 
 #: What joins a sign's rows in its text.
 SIGN_LINES = " / "
@@ -69,11 +69,12 @@ def _belongs(span: Mapping[str, Any], group: Sequence[Mapping[str, Any]]) -> boo
         return False
     if abs(float(span["start_s"]) - float(longest["start_s"])) <= EDGE_S:
         return True
-    piece = _folded(span["text"])
-    return bool(piece) and any(_same_row(span, s) and piece in _folded(s["text"]) for s in group)
+    piece = folded(span["text"])
+    return bool(piece) and any(_same_row(span, s) and piece in folded(s["text"]) for s in group)
 
 
-def _folded(text: object) -> str:
+def folded(text: object) -> str:
+    """`text`'s letters and digits, in lower case: how two reads of one line are compared ('10:15' in '10:15 BERTH')."""
     return "".join(ch for ch in str(text).lower() if ch.isalnum())
 
 

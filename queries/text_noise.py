@@ -28,6 +28,7 @@ from typing import Any
 
 from memory import Memory
 from queries.run import run_sql
+from queries.signs import folded
 
 __all__ = ["noise_reason", "noisy_spans", "partial_of", "script_of", "video_scripts"]
 
@@ -134,11 +135,11 @@ def partial_of(span: dict[str, Any], spans: Iterable[dict[str, Any]]) -> str | N
     >>> partial_of(part, [whole, part]), partial_of({**part, "end_s": 240.0, "start_s": 230.0}, [whole])
     ('TAXIS AND BUSES: EXIT B', None)
     """
-    mine = _folded(span["text"])
+    mine = folded(span["text"])
     if len(mine) < MIN_CHARS or span["end_s"] - span["start_s"] > PARTIAL_S:
         return None
     for other in spans:
-        theirs = _folded(other["text"])
+        theirs = folded(other["text"])
         if other["span_id"] == span["span_id"] or len(theirs) <= len(mine) or mine not in theirs:
             continue
         near = other["start_s"] - span["end_s"] <= PARTIAL_GAP_S and span["start_s"] - other["end_s"] <= PARTIAL_GAP_S
@@ -146,6 +147,3 @@ def partial_of(span: dict[str, Any], spans: Iterable[dict[str, Any]]) -> str | N
             return str(other["text"])
     return None
 
-
-def _folded(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
