@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from queries.brief import Brief, BriefItem, VideoFacts, asked_place, clip_text, seconds_text, span_text
+from queries.screen_places import place_fits
 from queries.search import SOURCE_LABELS
 from queries.time_phrases import TimeWindow
 
@@ -229,7 +230,7 @@ def _then(w: TimeWindow, brief: Brief) -> str:
 
     place = asked_place(brief.question)
     shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
-                   key=lambda i: (place is not None and i.place != place, near(i), i.start_s))
+                   key=lambda i: (not place_fits(place, i.place), near(i), i.start_s))
     said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"

@@ -102,7 +102,7 @@ from queries.question_words import (
     yes_no_question,
 )
 from queries.run import run_sql
-from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, video_span_places
+from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.signs import SIGN_LINES, Sign, signs
 from queries.summaries import video_summary
@@ -219,7 +219,7 @@ class Brief:
             # of two lines there, the asked one: "the heading" is the top's first; none asked, the first:
             # "what was written at the top while the announcer thanked Mr Patel?" had two lines there)
             want_line = asked_line(self.asked) or 1
-            related = [i for i in related if i.source == "ocr_spans" and i.place == want
+            related = [i for i in related if i.source == "ocr_spans" and place_fits(want, i.place)
                        and line_fits(want_line, i.line)] or related
         elif len(related) > 1 and {(i.source, i.place) for i in related} == {("ocr_spans", related[0].place)} \
                 and all(a.overlaps(b.start_s, b.end_s) for a in related for b in related):
@@ -312,7 +312,7 @@ class Brief:
             return None
         fits: dict[tuple[str, int], BriefItem] = {}
         for i in self.items:
-            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and want in (None, i.place) and (
+            if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and place_fits(want, i.place) and (
                 line_fits(line, i.line)
             ) and (not self.windows or any(i.overlaps(w.start_s, w.end_s) for w in self.windows)):
                 fits.setdefault((i.video_id, i.item_id), i)
@@ -697,7 +697,7 @@ def _placed(memory: Memory, items: list[BriefItem], question: str) -> list[Brief
             if place is not None:
                 item = replace(item, place=place, line=line)
                 if want is not None and item.kind == "hit":
-                    fit = place == want and line_fits(want_line, line)
+                    fit = place_fits(want, place) and line_fits(want_line, line)
                     item = replace(item, score=item.score * (1.0 if fit else 0.5),
                                    match=min(1.0, item.match + 0.25) if fit else item.match * 0.5)
         out.append(item)

@@ -17,7 +17,7 @@ from memory import TRAJECTORY_ACTIONS, Memory
 from queries.brief_items import TURN_PAUSE_S, BriefItem, VideoFacts, clip_text, recorded_sql, seconds_text, span_text
 from queries.question_words import QUOTED, forms_pattern
 from queries.run import run_sql
-from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, video_span_places
+from queries.screen_places import ORDINALS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.signs import sign_head
 from queries.text_kinds import named_sources
 from queries.time_phrases import TimeWindow, at_video_end
@@ -173,20 +173,24 @@ def distinct_text_items(
     for r in rows:
         first.setdefault(fold_text(r["text"]), spans.get(r["item_id"], (None, None)))
     groups: dict[str, list[tuple[str, float, float]]] = {}
+    where: dict[str, tuple[str | None, int | None]] = {}  # group -> its (place, line)
     for t, a, b in texts:
-        groups.setdefault(_at_place(*first.get(fold_text(sign_head(t)), (None, None))), []).append((t, a, b))
+        at = first.get(fold_text(sign_head(t)), (None, None))
+        where.setdefault(_at_place(*at), at)
+        groups.setdefault(_at_place(*at), []).append((t, a, b))
 
     def listed(texts: Sequence[tuple[str, float, float]]) -> str:
         return ", ".join(f'"{clip_text(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)
 
     # "how many texts show up under the top banner?" asks the top's second line (trial 8 was given the top's count)
-    place = asked_place(question)
-    want = _at_place(place, asked_line(question)) if place is not None else None
-    asked = groups.get(want) if want is not None else None
+    place, line = asked_place(question), asked_line(question)
+    fits = {g for g, (p, n) in where.items() if place is not None and place_fits(place, p) and line_fits(line or 1, n)}
+    want = _at_place(place, line) if place is not None else None
+    asked = [x for g in groups if g in fits for x in groups[g]] or None
     total = f"{len(texts)} different on-screen texts{during}"  # the line starts "whole video"
     tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
     if asked is not None:
-        others = [(g, ts) for g, ts in groups.items() if g != want]
+        others = [(g, ts) for g, ts in groups.items() if g not in fits]
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}: {listed(asked)}; {total} in all"
         text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
     else:
@@ -303,7 +307,7 @@ def nth_text_items(
     # "the newest second line" (at any place)
     want, line = asked_place(question), asked_line(question)
     placed = [(t, a, b) for t, a, b in facts.texts
-              if (want is None or place_of(t)[0] == want) and (line is None or line_fits(line, place_of(t)[1]))]
+              if place_fits(want, place_of(t)[0]) and (line is None or line_fits(line, place_of(t)[1]))]
     texts = [(t, a, b) for t, a, b in placed if not windows or any(w.overlaps(a, b) for w in windows)]
     if not texts and windows and all(at_video_end(w.end_s, facts.duration_s) if which == "last" else w.start_s <= 0
                                      for w in windows):

@@ -36,7 +36,7 @@ from queries.question_words import (
     without_file_name,
 )
 from queries.run import run_sql
-from queries.screen_places import asked_line, asked_place, line_fits, video_span_places
+from queries.screen_places import asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.text_kinds import named_sources, wanted_sources
 from queries.time_phrases import number_words_to_digits, time_windows
@@ -396,7 +396,7 @@ def _at_asked_place(
 
 
 def _same_place(place: tuple[str, int | None] | None, where: tuple[str, int | None]) -> bool:
-    return place is not None and place[0] == where[0] and line_fits(where[1] or 1, place[1])
+    return place is not None and place_fits(where[0], place[0]) and line_fits(where[1] or 1, place[1])
 
 
 def _related_sql(relation: str, anchor: TextHit, kind: str | None = None) -> tuple[str, list[Any]]:

@@ -1,9 +1,12 @@
 """Where on the frame on-screen text is, and which place and line a question asks for.
 
-A text span's place ('top', 'middle', 'bottom') comes from its box; when other text is shown at the
-same place at the same time, it also gets its line there, counted from the top ("the second line
-under the top sign"). Questions name places as people say them ("the caption at the bottom", "the
-lower banner", "the line below the top sign"). The evidence brief (`queries.brief`) places its
+A text span's place comes from its box: 'top', 'middle' or 'bottom', and a side when the text stands
+wholly in the left or right half of the frame ('top left', 'right', 'bottom right'; a banner across the
+middle has none). When other text is shown at the same place at the same time, it also gets its line
+there, counted from the top ("the second line under the top sign"). Questions name places as people say
+them ("the caption at the bottom", "the lower banner", "the line below the top sign", "the labels on the
+right", "the box in the bottom-right corner"); an asked place fits every place inside it (`place_fits`:
+'top' fits 'top left', 'corner' fits the four corners). The evidence brief (`queries.brief`) places its
 on-screen text lines with these and ranks the hits at the asked place first; plain functions and
 one query, no other part of the brief.
 """
@@ -13,12 +16,15 @@ from typing import Any
 
 from memory import Memory
 from queries.question_form import sentences
+from queries.question_words import FRAME_WORDS, STOPWORDS
 from queries.run import run_sql
 
-__all__ = ["ORDINALS", "asked_line", "asked_place", "line_fits", "screen_place", "span_places", "video_span_places"]
+__all__ = ["ORDINALS", "asked_line", "asked_place", "line_fits", "place_fits", "screen_place", "screen_side",
+           "span_places", "video_span_places"]
 
 _PLACES_SQL = (
-    "SELECT s.span_id, s.start_s, s.end_s, (s.y1 + s.y2) / 2 / v.height AS y "
+    "SELECT s.span_id, s.start_s, s.end_s, (s.y1 + s.y2) / 2 / v.height AS y, "
+    "CASE WHEN v.width > 0 THEN s.x1 / v.width END AS x1, CASE WHEN v.width > 0 THEN s.x2 / v.width END AS x2 "
     "FROM ocr_spans AS s JOIN videos AS v USING (video_id) WHERE s.video_id = ? AND v.height > 0"
 )
 ORDINALS = {1: "first line", 2: "second line", 3: "third line", 4: "fourth line"}
@@ -26,13 +32,59 @@ ORDINALS = {1: "first line", 2: "second line", 3: "third line", 4: "fourth line"
 _LINE_GAP = 0.02
 
 
-def screen_place(y: float) -> str:
-    """Where on the frame a text line's centre is, as questions say it ("at the bottom of the screen").
+def screen_place(y: float, side: str | None = None) -> str:
+    """Where on the frame a text line's centre is, as questions say it ("at the bottom of the screen"),
+    with its side (`screen_side`) when it has one ("the box in the top-left corner", "the labels on the right").
 
-    >>> [screen_place(y) for y in (0.05, 0.5, 0.9)]
-    ['top', 'middle', 'bottom']
+    >>> [screen_place(y) for y in (0.05, 0.5, 0.9)], screen_place(0.1, "left"), screen_place(0.5, "right")
+    (['top', 'middle', 'bottom'], 'top left', 'right')
     """
-    return "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+    level = "top" if y < 1 / 3 else "bottom" if y > 2 / 3 else "middle"
+    return level if side is None else side if level == "middle" else f"{level} {side}"
+
+
+def screen_side(x1: float | None, x2: float | None) -> str | None:
+    """'left' or 'right' for a text wholly in that half of the frame (x1, x2 as fractions of its width), else
+    None: a banner or caption across the middle is at no side, however wide or short.
+
+    >>> screen_side(0.02, 0.4), screen_side(0.7, 0.98), screen_side(0.3, 0.7), screen_side(None, None)
+    ('left', 'right', None, None)
+    """
+    if x1 is None or x2 is None:
+        return None
+    return "left" if x2 <= 0.5 else "right" if x1 >= 0.5 else None
+
+
+_LEVELS = ("top", "middle", "bottom")
+
+
+def place_fits(want: str | None, place: str | None) -> bool:
+    """Whether a text at `place` (`screen_place`) is at the asked place `want` (`asked_place`; None: anywhere).
+    An asked place fits every place inside it: 'top' the top's left and right, 'right' the right side from
+    top to bottom, 'corner' the four corners, 'top corner' the top two. A place with no level is the middle's.
+
+    >>> [place_fits("top", p) for p in ("top", "top left", "left", "bottom right")]
+    [True, True, False, False]
+    >>> [place_fits("right", p) for p in ("right", "top right", "top", "bottom left")]
+    [True, True, False, False]
+    >>> [place_fits("corner", p) for p in ("top left", "bottom right", "right", "top")], place_fits(None, "top")
+    ([True, True, False, False], True)
+    >>> place_fits("middle", "left"), place_fits("top left", "top"), place_fits("top corner", "top right")
+    (True, False, True)
+    """
+    if want is None:
+        return True
+    if place is None:
+        return False
+    have = set(place.split())
+    if not have & set(_LEVELS):
+        have.add("middle")
+    asked = set(want.split())
+    if "corner" in asked:
+        asked.discard("corner")
+        if not (have & {"top", "bottom"} and have & {"left", "right"}):
+            return False
+    return asked <= have
 
 
 #: "the text at the bottom of the screen", "written on the top": where on the frame a question looks.
@@ -55,6 +107,33 @@ _OF_TWO_LINES = re.compile(r"\b(lower|bottom|upper|top)\s+of\s+the\s+(?:two\s+)?
 #: "the heading", "which headline": the text at the head of the frame, its first line there.
 _HEADING = re.compile(r"\b(?:heading|headline)s?\b", re.I)
 _PLACE_NAMES = {"upper": "top", "lower": "bottom", "centre": "middle", "center": "middle"}
+#: "the bottom-right corner", "the upper left box", "top right": a corner, named by its level and side.
+_CORNER = re.compile(r"\b(top|bottom|upper|lower)[\s-]*(left|right)\b", re.I)
+#: 'right' as 'just' ("the heading that comes up at the top right after FARM SHOP goes", heldout10), not a side.
+_JUST = re.compile(r"right\s+(?:after|before|away|now|then|when|as|until|once)\b", re.I)
+#: Where a text's side is named: "the labels on the right", "the list down the left side", "the right-hand
+#: column", "the left edge" (an adjective of a text noun, or after a preposition: then `_frame_follows`).
+_SIDE = re.compile(rf"\b(?:on|at|to|along|down|up)\s+the\s+(left|right)(?:[\s-]+hand)?\b"
+                   rf"|\b(left|right)(?:[\s-]+hand)?[\s-]+(?:side|edge|margin|corner|column|panel|box|list|{TEXT_NOUNS})\b",
+                   re.I)
+#: "the box in the corner", "the corner label": a corner, its level and side unsaid (after a preposition: then
+#: `_frame_follows`).
+_ANY_CORNER = re.compile(rf"\b(?:in|at|from)\s+(?:the|a|one)\s+corner\b|\bcorner\s+(?:box|panel|{TEXT_NOUNS})\b",
+                         re.I)
+#: Nouns of the grammar lists that follow 'the right' meaning 'correct' ("at the right time").
+_NOT_PLACES = frozenset({"time", "moment", "point", "thing", "things", "kind", "sort", "type", "one"})
+
+
+def _frame_follows(text: str, match: re.Match[str]) -> bool:
+    """Whether a side or corner found after a preposition is the frame's: the question ends there, or the next word
+    is grammar or frames the question (STOPWORDS, FRAME_WORDS: "on the right over the whole video", "in the corner
+    at 2:00"). A word that names a thing makes it a place in the video or a sense of 'right' ("the corner shop",
+    "on the right platform", "at the right time")."""
+    if not match.group(0).lower().startswith(("on", "at", "to", "along", "down", "up", "in", "from")):
+        return True  # "the right-hand column", "the corner box": the text noun says it
+    nxt = re.match(r"[\s-]*([A-Za-z]+)", text[match.end():])
+    word = nxt.group(1).lower() if nxt else None
+    return word is None or (word not in _NOT_PLACES and (word in STOPWORDS or word in FRAME_WORDS))
 
 
 def asked_place(question: str) -> str | None:
@@ -66,6 +145,12 @@ def asked_place(question: str) -> str | None:
     ('top', None)
     >>> asked_place("Which heading was up while the bus was announced?")
     'top'
+    >>> asked_place("What does the box in the bottom-right corner say?"), asked_place("the labels on the right")
+    ('bottom right', 'right')
+    >>> asked_place("What is in the list down the left side at 0:45?"), asked_place("the text in the corner")
+    ('left', 'corner')
+    >>> asked_place("Was it on the right platform?"), asked_place("What is said right after the bell?")
+    (None, None)
     """
     # "There's a caption at the bottom and a text up top. What does the one at the top read?": the top
     asking = _asking_sentence(question)
@@ -73,7 +158,22 @@ def asked_place(question: str) -> str | None:
 
 
 def _named_place(text: str) -> str | None:
-    """The place on the frame `text` names (`asked_place`), or None."""
+    """The place on the frame `text` names (`asked_place`), or None: its level and side, or a corner."""
+    corner = next((m for m in _CORNER.finditer(text) if not _JUST.match(text, m.start(2))), None)
+    if corner:
+        return f"{_PLACE_NAMES.get(corner.group(1).lower(), corner.group(1).lower())} {corner.group(2).lower()}"
+    level = _named_level(text)
+    side = next((m for m in _SIDE.finditer(text) if _frame_follows(text, m)), None)
+    if side is not None:
+        named = (side.group(1) or side.group(2)).lower()
+        return named if level in (None, "middle") else f"{level} {named}"
+    if any(_frame_follows(text, m) for m in _ANY_CORNER.finditer(text)):
+        return "corner" if level in (None, "middle") else f"{level} corner"
+    return level
+
+
+def _named_level(text: str) -> str | None:
+    """The level on the frame `text` names ('top', 'middle', 'bottom'), or None."""
     if _BELOW_TOP.search(text):
         return "top"
     asked = _ASKED_PLACE.search(text) or _PLACE_ADJECTIVE.search(text)
@@ -127,7 +227,7 @@ def span_places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]
     """span_id -> (place on the frame, which line there from the top when other text is shown at the
     same place at the same time, else None). The second line under a top sign is also 'top': told
     apart only by its line, the small model read the top line for "the line below the top sign"."""
-    placed = [(r, screen_place(r["y"])) for r in rows if r["y"] is not None]
+    placed = [(r, screen_place(r["y"], screen_side(r.get("x1"), r.get("x2")))) for r in rows if r["y"] is not None]
     out: dict[int, tuple[str, int | None]] = {}
     for r, place in placed:
         beside = [o for o, p in placed if p == place and o["span_id"] != r["span_id"]

@@ -24,7 +24,7 @@ from queries.brief import (
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
 from queries.question_words import subject_words
-from queries.screen_places import asked_line, asked_place, span_places
+from queries.screen_places import asked_line, asked_place, place_fits, span_places
 from queries.time_phrases import TimeWindow
 
 TABLE = Path(__file__).parent / "data" / "time_phrases.tsv"
@@ -919,6 +919,25 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
         dict(span_id=4, start_s=140.0, end_s=150.0, y=0.085),  # the top line read again, a few pixels off
     ]
     assert span_places(rows) == {0: ("top", 1), 1: ("top", 2), 2: ("top", None), 3: ("bottom", None), 4: ("top", 1)}
+
+
+def test_a_text_wholly_in_one_half_of_the_frame_is_at_that_side() -> None:
+    """Trial 11's labels on the right were counted with the texts across the middle: 'how many labels on the
+    right?' got the whole video's count. A text across the middle has no side, however short or wide."""
+    rows = [  # x1, x2 as fractions of the frame's width
+        dict(span_id=0, start_s=0.0, end_s=9.0, y=0.08, x1=0.02, x2=0.3),  # a panel in the top-left corner
+        dict(span_id=1, start_s=0.0, end_s=9.0, y=0.15, x1=0.02, x2=0.25),  # its second line
+        dict(span_id=2, start_s=0.0, end_s=9.0, y=0.5, x1=0.7, x2=0.95),  # a label on the right
+        dict(span_id=3, start_s=0.0, end_s=9.0, y=0.9, x1=0.1, x2=0.9),  # a caption across the bottom
+        dict(span_id=4, start_s=0.0, end_s=9.0, y=0.08, x1=0.4, x2=0.6),  # a short title centred at the top
+        dict(span_id=5, start_s=0.0, end_s=9.0, y=0.9, x1=0.75, x2=0.98),  # the bottom-right corner
+    ]
+    places = span_places(rows)
+    assert places == {0: ("top left", 1), 1: ("top left", 2), 2: ("right", None), 3: ("bottom", None),
+                      4: ("top", None), 5: ("bottom right", None)}
+    assert [i for i, (p, _) in places.items() if place_fits("right", p)] == [2, 5]
+    assert [i for i, (p, _) in places.items() if place_fits("corner", p)] == [0, 1, 5]
+    assert [i for i, (p, _) in places.items() if place_fits("top", p)] == [0, 1, 4]
     item = BriefItem("hit", "v", 130.0, 154.0, 'on-screen text: "STAIRS TO LEVEL 2"', 1.0, "SELECT 1",
                      source="ocr_spans", item_id=1, place="top", line=2)
     assert _line(item) == '130-154 s on-screen text (top, second line, below the first line): "STAIRS TO LEVEL 2"'
@@ -943,6 +962,16 @@ def test_two_lines_shown_at_once_at_one_place_are_told_apart_by_their_line() -> 
     # the top one say?" was answered with the bottom caption
     ("There's a caption at the bottom and a line at the top. What does the top one say?", "top", None),
     ("Two lines of text are on screen. What does the lower one read?", "bottom", None),
+    # the sides and corners of the frame (trial 11's labels on the right, panel in the top-left corner)
+    ("How many different labels show up on the right over the whole video?", "right", None),
+    ("What does the panel in the top-left corner say at 30 s?", "top left", None),
+    ("What's in the box in the bottom right corner near the end?", "bottom right", None),
+    ("What does the list down the left side say at 0:45?", "left", None),
+    ("What is the corner box showing two minutes in?", "corner", None),
+    ("What does the second line of the right-hand panel read?", "right", 2),
+    ("What was said right after the bell?", None, None),  # 'right' as 'just'
+    ("which heading comes up at the top right after FARM SHOP goes away", "top", 1),  # heldout10's
+    ("Did the runners take the right turn at the corner shop?", None, None),  # 'right' as 'correct', a shop's corner
 ])  # fmt: skip
 def test_the_place_and_line_a_question_asks_for(question: str, place: str | None, line: int | None) -> None:
     assert (asked_place(question), asked_line(question)) == (place, line)

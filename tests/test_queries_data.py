@@ -141,7 +141,7 @@ def build_rows(encoder: MiniLM) -> list[VideoRows]:
         tables["ocr_spans"] = rows_table(
             "ocr_spans",
             [
-                dict(span_id=i, start_s=s, end_s=e, text=t, confidence=0.95, x1=10.0, y1=10.0, x2=200.0, y2=40.0,
+                dict(span_id=i, start_s=s, end_s=e, text=t, confidence=0.95, x1=220.0, y1=10.0, x2=420.0, y2=40.0,
                      num_frames=int(e - s) + 1)
                 for i, s, e, t in text
             ],
