@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.brief import answer_file, brief_evidence, build_brief, with_brief, with_file_names
+from agents.brief import archive_note, brief_evidence, build_brief, with_brief, with_file_names
 from agents.chain import PlanResult, choice_letter, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
@@ -149,8 +149,8 @@ def ask(
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     text = with_file_names(ctx.memory, without_brief_marks(result.answer)) if result.answer is not None else NO_ANSWER
-    if ok and (file := answer_file(brief, text, max_tokens=settings.brief_tokens)):
-        text = f"{text} (in {file})"  # the answer names the file its evidence line came from
+    if ok and (where := archive_note(brief, text, max_tokens=settings.brief_tokens)):
+        text = f"{text} {where}"  # the answer names the file and time its evidence line came from
     return Answer(
         question=question,
         text=text,

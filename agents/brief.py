@@ -45,7 +45,7 @@ from queries.time_phrases import number_words_to_digits, parse_seconds
 from queries.videos import video_paths
 
 __all__ = [
-    "BRIEF_TOOL", "YesNoLine", "answer_file", "brief_evidence", "build_brief", "counted_answer", "marked_answer",
+    "BRIEF_TOOL", "YesNoLine", "archive_note", "brief_evidence", "build_brief", "counted_answer", "marked_answer",
     "passed_over_mark", "related_answer", "with_brief", "with_file_names", "yes_no_line",
 ]
 
@@ -258,30 +258,58 @@ def brief_evidence(
     return tuple(out)
 
 
-def answer_file(brief: Brief | None, answer: str | None, *, max_tokens: int) -> str | None:
-    """The file an archive-wide answer rests on, when the answer does not name it: the video of the
-    shown line that shares the most words and times with the answer, if no other video's line
-    shares as many; in a tie, or when no line shares any, the video of the brief's best match if it
-    is among them. None for a brief of one video, an answer that names a file or says no or nothing.
+def archive_note(brief: Brief | None, answer: str | None, *, max_tokens: int) -> str | None:
+    """What an archive-wide answer lacks of where its evidence is: '(in a.mp4 at 12-15 s)' when it names
+    no file, '(at 12-15 s in a.mp4)' when it names the file but not the time in it. None for a brief of one
+    video, an answer that says no or nothing, or one that names both.
 
-    Small models drop the file the brief puts before every line ("The code is said at 12.9 s"), and
-    the question was which video; the line the answer repeats says which. "The video mentions the way
-    to the market at 45 seconds" shares 'market' with lines of two videos (dev): the mark says which."""
-    if brief is None or not brief.archive or not answer or any(f in answer for f in brief.files.values()) \
-            or denies(answer):
+    The line is the shown line that shares the most words and times with the answer, if no other video's
+    line shares as many; in a tie, or when none shares any, the brief's best match if its video is among
+    them. Small models drop the file the brief puts before every line ("The code is said at 12.9 s"), and
+    the question was which video; the line the answer repeats says which. "The video mentions the way to
+    the market at 45 seconds" shares 'market' with lines of two videos (dev): the mark says which. Trial
+    11's "when was the walk announced?" was answered with the walk's time of day (2:30 PM), not when in
+    which video it was said."""
+    if brief is None or not brief.archive or not answer or denies(answer):
         return None
+    named = {v for v, f in brief.files.items() if f in answer}
+    line = _answer_line(brief, answer, named, max_tokens)
+    if line is None:
+        return None
+    file = brief.files.get(line.video_id)
+    at = f" at {span_text(line.start_s, line.end_s)}" if line.start_s is not None else ""
+    if not named:
+        return f"(in {file}{at})" if file else None
+    return f"({at.strip()} in {file})" if at and file and not _says_time(answer, line) else None
+
+
+def _answer_line(brief: Brief, answer: str, named: set[str], max_tokens: int) -> BriefItem | None:
+    """The shown line (of the videos the answer names, when it names any) an archive answer rests on."""
     words = set(content_words(answer))
     numbers = {float(n) for n in _NUMBER.findall(answer)}
-    best: dict[str, int] = {}
+    best: dict[str, tuple[int, BriefItem]] = {}
     for item in fitted_items(brief, max_tokens):
-        if item.kind != "count":
-            best[item.video_id] = max(best.get(item.video_id, 0), sum(_shared(item, words, numbers)))
-    top = max(best.values(), default=0)
-    tied = [v for v, n in best.items() if n == top]
-    mark = brief.best_match.video_id if brief.best_match is not None else None
+        if item.kind != "count" and (not named or item.video_id in named):
+            shared = sum(_shared(item, words, numbers))
+            if item.video_id not in best or shared > best[item.video_id][0]:
+                best[item.video_id] = (shared, item)
+    top = max((n for n, _ in best.values()), default=0)
+    tied = [v for v, (n, _) in best.items() if n == top]
+    mark = brief.best_match
     if len(tied) == 1 and top > 0:
-        return brief.files.get(tied[0])
-    return brief.files.get(mark) if mark is not None and (mark in tied or top == 0) else None
+        return best[tied[0]][1]
+    if mark is not None and (not named or mark.video_id in named) and (mark.video_id in tied or top == 0):
+        return mark
+    return None
+
+
+def _says_time(answer: str, line: BriefItem) -> bool:
+    """Whether `answer` names a time within the line's span, in seconds or as m:ss ('95 s', '1:35')."""
+    if line.start_s is None or line.end_s is None:
+        return False
+    times = [float(n) for n in _NUMBER.findall(re.sub(r"\b\d+:\d\d\b", " ", answer))]
+    times += [int(m) * 60 + int(s) for m, s in re.findall(r"\b(\d+):(\d\d)\b", answer)]
+    return any(line.start_s - 1.0 <= t <= line.end_s + 1.0 for t in times)
 
 
 #: A video's id as the memory stores it ('v' + 16 hex), with the quotes or file suffix a model adds.

@@ -20,6 +20,7 @@ from queries.brief import (
     BriefItem,
     content_words,
     object_categories,
+    span_text,
 )
 from queries.choice_scores import choice_kind
 from queries.errors import ParameterError, UnknownVideoError
@@ -139,20 +140,25 @@ def test_an_archive_brief_heads_with_the_video_of_its_best_match(known: Any, min
     assert "video of the best match vA.mp4 (vA):" in brief_text(brief, 600)
 
 
-def test_an_archive_answer_without_its_file_gets_the_file_of_the_line_it_repeats(known: Any, minilm: Any) -> None:
-    from agents.brief import answer_file
+def test_an_archive_answer_gets_the_file_and_time_of_the_line_it_repeats(known: Any, minilm: Any) -> None:
+    from agents.brief import archive_note
 
     brief = evidence_brief(known, "Which recipe uses flour and batter?", encoder=minilm)
     flour = next(i for i in brief.items if i.video_id == "vB" and "flour" in i.text.lower())
+    at = span_text(flour.start_s, flour.end_s)
     said = f"The recipe with flour is mentioned at {flour.start_s:g} s."
-    assert answer_file(brief, said, max_tokens=600) == "vB.mp4"
-    assert answer_file(brief, "It is in vB.mp4 at 3 s.", max_tokens=600) is None  # names it already
-    assert answer_file(brief, "The memory does not show it.", max_tokens=600) is None  # says nothing is there
+    assert archive_note(brief, said, max_tokens=600) == f"(in vB.mp4 at {at})"
+    assert archive_note(brief, f"It is in vB.mp4 at {flour.start_s:g} s.", max_tokens=600) is None  # names both
+    # trial 11: a time of day for "when was it said?", and the file: the time in the video is added
+    assert archive_note(brief, "In vB.mp4, at 2:30 PM.", max_tokens=600) == f"(at {at} in vB.mp4)"
+    assert archive_note(brief, "The memory does not show it.", max_tokens=600) is None  # says nothing is there
     # an answer that repeats no shown line (or lines of two videos alike) takes the best match's video
     assert brief.best_match is not None and brief.best_match.video_id == "vB"
-    assert answer_file(brief, "It is mentioned.", max_tokens=600) == "vB.mp4"
+    mark = brief.best_match
+    assert archive_note(brief, "It is mentioned.", max_tokens=600) == \
+        f"(in vB.mp4 at {span_text(mark.start_s, mark.end_s)})"
     one = evidence_brief(known, "Which recipe uses flour and batter?", video_id="vB", encoder=minilm)
-    assert answer_file(one, said, max_tokens=600) is None  # a video was named: nothing to add
+    assert archive_note(one, said, max_tokens=600) is None  # a video was named: nothing to add
     assert not brief.absent and not brief.whole_text  # no absence note or "all of this video" of the archive
 
 
