@@ -10,6 +10,7 @@ answer used added to its evidence.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -291,7 +292,10 @@ def _answer_line(brief: Brief, answer: str, named: set[str], max_tokens: int) ->
     for item in fitted_items(brief, max_tokens):
         if item.kind != "count" and (not named or item.video_id in named):
             shared = sum(_shared(item, words, numbers))
-            if item.video_id not in best or shared > best[item.video_id][0]:
+            # of lines alike, the shortest: a time the answer names falls within a ticker on all along as well
+            # (trial 12's awards ceremony, said at 200 s, got the ticker's '15-349 s' beside it)
+            if item.video_id not in best or (shared, -_length(item)) > (best[item.video_id][0],
+                                                                          -_length(best[item.video_id][1])):
                 best[item.video_id] = (shared, item)
     top = max((n for n, _ in best.values()), default=0)
     tied = [v for v, (n, _) in best.items() if n == top]
@@ -301,6 +305,10 @@ def _answer_line(brief: Brief, answer: str, named: set[str], max_tokens: int) ->
     if mark is not None and (not named or mark.video_id in named) and (mark.video_id in tied or top == 0):
         return mark
     return None
+
+
+def _length(item: BriefItem) -> float:
+    return (item.end_s - item.start_s) if item.start_s is not None and item.end_s is not None else math.inf
 
 
 def _says_time(answer: str, line: BriefItem) -> bool:

@@ -3,6 +3,7 @@ windows (table in tests/data/time_phrases.tsv), hybrid hits on real memories, li
 scores, the SQL each item names, and its prompt text within a token budget (agents/brief_text.py).
 No LLM anywhere."""
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -152,6 +153,10 @@ def test_an_archive_answer_gets_the_file_and_time_of_the_line_it_repeats(known: 
     # trial 11: a time of day for "when was it said?", and the file: the time in the video is added
     assert archive_note(brief, "In vB.mp4, at 2:30 PM.", max_tokens=600) == f"(at {at} in vB.mp4)"
     assert archive_note(brief, "The memory does not show it.", max_tokens=600) is None  # says nothing is there
+    # the same words on screen all along (a ticker): the answer's time falls within both, the shorter line is it
+    ticker = dataclasses.replace(flour, start_s=0.0, end_s=flour.end_s + 100.0, item_id=999)
+    alike = dataclasses.replace(brief, items=(ticker, *brief.items))
+    assert archive_note(alike, said, max_tokens=600) == f"(in vB.mp4 at {at})"
     # an answer that repeats no shown line (or lines of two videos alike) takes the best match's video
     assert brief.best_match is not None and brief.best_match.video_id == "vB"
     mark = brief.best_match
