@@ -340,7 +340,9 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
         _start,
     ),
     (
-        re.compile(r"\b(?:in|at|around|near|during)\s+the\s+middle\b|\bhalfway(?:\s+through)?\b|\bmid-?way\b"),
+        # "in the middle of the screen" is a place on the frame (trial 12's title cards), not a time
+        re.compile(r"\b(?:in|at|around|near|during)\s+the\s+middle\b(?!\s+of\s+the\s+(?:screen|frame|picture|image|display))"
+                   r"|\bhalfway(?:\s+through)?\b|\bmid-?way\b"),
         _dur_needed(_middle),
     ),
     (
