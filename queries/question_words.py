@@ -76,7 +76,7 @@ PLAN_WORDS = frozenset(re.findall(r"\w+", """
 #: nothing a video says or shows needs them to be about its subject.
 LAYOUT_WORDS = frozenset(re.findall(r"\w+", """
     line lines row rows upper lower corner corners edge side overlays banners subtitles headings headlines titles
-    labels boards notices posters lettering onscreen"""))
+    labels boards notices posters lettering onscreen ticker tickers panel panels"""))
 FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | PLAN_WORDS | LAYOUT_WORDS
 
 #: A word that names a change of plan ("the gate change", "had changed platform", "was moved", "platform

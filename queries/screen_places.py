@@ -92,11 +92,12 @@ _ASKED_PLACE = re.compile(r"\b(?:at|on|in|near|along|across) the (top|bottom|mid
 
 
 #: The nouns of on-screen text ("the sign", "the heading"): questions name text by them.
-TEXT_NOUNS = r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing"
+TEXT_NOUNS = (r"signs?|texts?|captions?|titles?|banners?|labels?|notices?|overlays?|headlines?|headings?|writing|"
+              r"tickers?|panels?")
 #: "the line below the top sign", "a second line of text under the top sign", "the line under the top
 #: heading", "under a heading": the top's second line.
-_BELOW_TOP = re.compile(rf"\b(?:below|under|underneath|beneath)\s+(?:the\s+|a\s+)?(?:(?:top|upper|first)\s+"
-                        rf"(?:{TEXT_NOUNS}|lines?|boards?)|headings?|headlines?)\b", re.I)
+_BELOW_TOP = re.compile(rf"\b(?:below|under|underneath|beneath)\s+(?:the\s+|a\s+)?(?:(?:top|upper|first)"
+                        rf"(?:[\s-]+(?:left|right))?\s+(?:{TEXT_NOUNS}|lines?|boards?)|headings?|headlines?)\b", re.I)
 #: "the lower caption", "the top banner", "the top one" (of two texts just named): the place said as an adjective of
 #: the text.
 _PLACE_ADJECTIVE = re.compile(rf"\b(top|upper|bottom|lower|middle|cent(?:re|er))\s+(?:[\w-]+\s+)?(?:{TEXT_NOUNS}|ones?|"
@@ -204,6 +205,8 @@ def asked_line(question: str) -> int | None:
     >>> asked_line("What heading replaces CAKE SALE?"), asked_line("the newest second line under a heading")
     (1, 2)
     >>> asked_line("around 90s - what does the line under the top heading say?")
+    2
+    >>> asked_line("Near the very end, what does the small counter line under the top-right ticker read?")
     2
     """
     nth = _NTH_LINE.search(question)
