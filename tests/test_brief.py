@@ -659,6 +659,15 @@ def test_a_count_of_something_said_is_not_given_the_turns(known: Any) -> None:
     assert brief.best_match is None or brief.best_match.kind != "count"
 
 
+@pytest.mark.parametrize("question", [
+    "How many different people are mentioned by name in the announcements?",  # trial 12: given the 16 turns
+    "How many people are in frame during the announcement about the train?",
+])  # fmt: skip
+def test_a_count_of_things_seen_is_not_given_the_turns(known: Any, question: str) -> None:
+    brief = evidence_brief(known, question, video_id="vA")
+    assert not any(i.kind == "count" and "stretches of speech" in i.text for i in brief.items)
+
+
 def test_counts_in_a_time_window_count_what_is_in_it(placed: Any) -> None:
     """'In the first 12 seconds': the turns and the texts of that span, then the whole video's count."""
     said = evidence_brief(placed, "How many separate announcements are made in the first 10 seconds?", video_id="vA")
