@@ -313,6 +313,23 @@ class Brief:
                 return i
         return sign
 
+    def given_reason(self) -> str | None:
+        """For a question that asks why, the clause of the best match that gives a reason, from its 'because'
+        (`_GIVES_REASON`) to the end of its sentence; None otherwise. Trial 12's "why will bags left in tent K7
+        be moved to the race office?" marked "... will be taken to the race office at the Corn Exchange,
+        because the tent is being taken down.", and the small model answered with the line's time and the
+        signs on then."""
+        top = self.best_match
+        if top is None or top.kind != "hit" or not _ASKS_REASON.search(self.asked):
+            return None
+        text = top.row_text
+        found = _GIVES_REASON.search(text)
+        if found is None:
+            return None
+        clause = text[found.start():].lstrip(", ")
+        end = re.search(r"[.!?](?:\s|$)", clause)
+        return clause[:end.end()].strip() if end else clause.strip()
+
     def at_asked_place(self) -> BriefItem | None:
         """The one on-screen text at the place (and line) on the frame that a question about text
         names, within the time it names: "late in the video, what does the line below the top sign
