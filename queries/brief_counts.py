@@ -489,8 +489,9 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     # a code names its thing alone, however speech recognition wrote it: of trial 10's four announcements of
     # flight BC214 to Lindmouth, one said "Flight B.C. 214 to Lindmer", and one "BC-214"
     codes = [fold_text(w) for w in words if _CODE_WORD.fullmatch(w)]
+    written = [_code_pattern(c) for c in codes]
     saying = [(t, text) for t, text in said if (any if either else all)(p.search(text) for p in patterns.values())
-              or any(c in fold_text(text) for c in codes)]
+              or any(c.search(text) for c in written)]
     if not saying:
         return []
     held = [w for w, p in patterns.items() if any(p.search(text) for _, text in saying) and w not in codes]
@@ -500,8 +501,21 @@ def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: S
     return [_turns_item(vid, len(said), saying, windows, ("says", "say"), what)]
 
 
-#: A code a question names: letters then digits ('BC214', 'B12'), as `mentioned_words` gives it.
-_CODE_WORD = re.compile(r"[a-z]{1,3}\d{2,4}", re.I)
+#: A code a question names: letters then digits ('BC214', 'B12', 'K7'), as `mentioned_words` gives it.
+_CODE_WORD = re.compile(r"[a-z]{1,3}\d{1,4}", re.I)
+
+
+def _code_pattern(code: str) -> re.Pattern[str]:
+    """A folded code ('k7') however speech recognition writes it: its characters with spaces, dots or dashes
+    between ('K-7', 'B.C. 214'), glued to a number before it ('10k7' for "tent K7", trial 12), not inside a
+    word ('back 7') nor a longer number ('K72').
+
+    >>> [bool(_code_pattern("k7").search(t)) for t in ("intent, K-7, next", "from 10k7 until", "back 7", "K72")]
+    [True, True, False, False]
+    >>> bool(_code_pattern("bc214").search("Flight B.C. 214 to Lindmer"))
+    True
+    """
+    return re.compile(r"(?<![a-z])" + r"[\s.\-]*".join(re.escape(ch) for ch in code) + r"(?!\d)", re.I)
 
 
 def said_turns(memory: Memory, vid: str, windows: Sequence[TimeWindow] = ()) -> list[tuple[Turn, str]]:

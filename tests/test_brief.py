@@ -1656,6 +1656,20 @@ def test_a_code_counts_its_lines_however_speech_recognition_wrote_it(
     assert "Tarnholm" not in top.text
 
 
+def test_a_short_code_counts_its_lines_glued_or_split(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 12's "how many announcements mention tent K7?" (3) was answered 1: speech recognition wrote
+    'intent, K-7', '10k7' and '10th K7', and 'K7' (one digit) was no code."""
+    speech = [(0, 1.0, 4.0, "Bag drop is intent, K-7, next to the fountain."),
+              (1, 12.0, 15.0, "It can be collected from 10k7 until 4pm."),
+              (2, 22.0, 25.0, "Bags not collected from 10th K7 will be taken to the race office."),
+              (3, 32.0, 35.0, "Please step back 7 metres from the barrier.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        brief = evidence_brief(mem, "How many announcements mention tent K7?", video_id="vA")
+    top = brief.best_match
+    assert top is not None and top.kind == "count" and top.rows[0]["counted"] == 3, top
+    assert "metres" not in top.text
+
+
 @pytest.mark.parametrize(("second_start", "marked"), [(117.5, True), (121.0, False)])
 def test_the_rows_of_one_announcement_said_while_a_sign_was_on_mark_its_first(second_start: float,
                                                                               marked: bool) -> None:
