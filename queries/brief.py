@@ -322,7 +322,7 @@ class Brief:
         top = self.best_match
         if top is None or top.kind != "hit" or not _ASKS_REASON.search(self.asked):
             return None
-        text = top.row_text
+        text = shown_line(top)  # with the row that goes on from it: the reason is often cut into the next
         found = _GIVES_REASON.search(text)
         if found is None:
             return None
