@@ -288,17 +288,16 @@ def _answer_line(brief: Brief, answer: str, named: set[str], max_tokens: int) ->
     """The shown line (of the videos the answer names, when it names any) an archive answer rests on."""
     words = set(content_words(answer))
     numbers = {float(n) for n in _NUMBER.findall(answer)}
-    best: dict[str, tuple[int, BriefItem]] = {}
+    best: dict[str, tuple[tuple[int, float], BriefItem]] = {}  # video -> ((words and times shared, -length), line)
     for item in fitted_items(brief, max_tokens):
         if item.kind != "count" and (not named or item.video_id in named):
-            shared = sum(_shared(item, words, numbers))
             # of lines alike, the shortest: a time the answer names falls within a ticker on all along as well
             # (trial 12's awards ceremony, said at 200 s, got the ticker's '15-349 s' beside it)
-            if item.video_id not in best or (shared, -_length(item)) > (best[item.video_id][0],
-                                                                          -_length(best[item.video_id][1])):
-                best[item.video_id] = (shared, item)
-    top = max((n for n, _ in best.values()), default=0)
-    tied = [v for v, (n, _) in best.items() if n == top]
+            key = (sum(_shared(item, words, numbers)), -_length(item))
+            if item.video_id not in best or key > best[item.video_id][0]:
+                best[item.video_id] = (key, item)
+    top = max((k[0] for k, _ in best.values()), default=0)
+    tied = [v for v, (k, _) in best.items() if k[0] == top]
     mark = brief.best_match
     if len(tied) == 1 and top > 0:
         return best[tied[0]][1]
@@ -312,7 +311,9 @@ def _length(item: BriefItem) -> float:
 
 
 def _says_time(answer: str, line: BriefItem) -> bool:
-    """Whether `answer` names a time within the line's span, in seconds or as m:ss ('95 s', '1:35')."""
+    """Whether `answer` names a time within the line's span, in seconds or as m:ss ('95 s', '1:35'). Not `_times`:
+    that reads the '18 seconds' of trial 12's garbled "at approximately 14:18 seconds" as a time, and the time of
+    the line (14-18.2 s) would not be added."""
     if line.start_s is None or line.end_s is None:
         return False
     times = [float(n) for n in _NUMBER.findall(re.sub(r"\b\d+:\d\d\b", " ", answer))]

@@ -176,8 +176,8 @@ def distinct_text_items(
     where: dict[str, tuple[str | None, int | None]] = {}  # group -> its (place, line)
     for t, a, b in texts:
         at = first.get(fold_text(sign_head(t)), (None, None))
-        where.setdefault(_at_place(*at), at)
-        groups.setdefault(_at_place(*at), []).append((t, a, b))
+        where.setdefault(key := _at_place(*at), at)
+        groups.setdefault(key, []).append((t, a, b))
 
     def listed(texts: Sequence[tuple[str, float, float]]) -> str:
         return ", ".join(f'"{clip_text(t, 40)}" first {seconds_text(a)}, last {seconds_text(b)}' for t, a, b in texts)

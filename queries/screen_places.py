@@ -114,12 +114,12 @@ _CORNER = re.compile(r"\b(top|bottom|upper|lower)[\s-]*(left|right)\b", re.I)
 _JUST = re.compile(r"right\s+(?:after|before|away|now|then|when|as|until|once)\b", re.I)
 #: Where a text's side is named: "the labels on the right", "the list down the left side", "the right-hand
 #: column", "the left edge" (an adjective of a text noun, or after a preposition: then `_frame_follows`).
-_SIDE = re.compile(rf"\b(?:on|at|to|along|down|up)\s+the\s+(left|right)(?:[\s-]+hand)?\b"
+_SIDE = re.compile(rf"\b(?P<after>on|at|to|along|down|up)\s+the\s+(left|right)(?:[\s-]+hand)?\b"
                    rf"|\b(left|right)(?:[\s-]+hand)?[\s-]+(?:side|edge|margin|corner|column|panel|box|list|{TEXT_NOUNS})\b",
                    re.I)
 #: "the box in the corner", "the corner label": a corner, its level and side unsaid (after a preposition: then
 #: `_frame_follows`).
-_ANY_CORNER = re.compile(rf"\b(?:in|at|from)\s+(?:the|a|one)\s+corner\b|\bcorner\s+(?:box|panel|{TEXT_NOUNS})\b",
+_ANY_CORNER = re.compile(rf"\b(?P<after>in|at|from)\s+(?:the|a|one)\s+corner\b|\bcorner\s+(?:box|panel|{TEXT_NOUNS})\b",
                          re.I)
 #: Nouns of the grammar lists that follow 'the right' meaning 'correct' ("at the right time").
 _NOT_PLACES = frozenset({"time", "moment", "point", "thing", "things", "kind", "sort", "type", "one"})
@@ -130,7 +130,7 @@ def _frame_follows(text: str, match: re.Match[str]) -> bool:
     is grammar or frames the question (STOPWORDS, FRAME_WORDS: "on the right over the whole video", "in the corner
     at 2:00"). A word that names a thing makes it a place in the video or a sense of 'right' ("the corner shop",
     "on the right platform", "at the right time")."""
-    if not match.group(0).lower().startswith(("on", "at", "to", "along", "down", "up", "in", "from")):
+    if match.group("after") is None:
         return True  # "the right-hand column", "the corner box": the text noun says it
     nxt = re.match(r"[\s-]*([A-Za-z]+)", text[match.end():])
     word = nxt.group(1).lower() if nxt else None
@@ -166,7 +166,7 @@ def _named_place(text: str) -> str | None:
     level = _named_level(text)
     side = next((m for m in _SIDE.finditer(text) if _frame_follows(text, m)), None)
     if side is not None:
-        named = (side.group(1) or side.group(2)).lower()
+        named = (side.group(2) or side.group(3)).lower()
         return named if level in (None, "middle") else f"{level} {named}"
     if any(_frame_follows(text, m) for m in _ANY_CORNER.finditer(text)):
         return "corner" if level in (None, "middle") else f"{level} corner"
