@@ -92,6 +92,9 @@ class OcrSettings:
     rec_model: str | None = None  # recognition model, likewise
     merge_similarity: float = 0.8  # normalized edit similarity for one line in consecutive samples to be one span
     merge_iou: float = 0.3  # ... and the overlap (IoU) its boxes need
+    # a span's reading whose numbers change and hold for this many samples is a span of its own (a counter, a
+    # changed platform); shorter runs (a misread, a ticking clock) stay in the span; 0 never splits
+    number_run: int = 3
     scene_threshold: float | None = None  # extra samples on scene changes (mean abs pixel change, 0-255); None: off
     scene_fps: float = 4.0  # how often frames are checked for a scene change when scene_threshold is set
     # text-presence check: the detector first sees the frame at this share of its input size, and only
@@ -101,6 +104,8 @@ class OcrSettings:
 
     def __post_init__(self) -> None:
         _positive("ocr", fps=self.fps, batch_size=self.batch_size, scene_fps=self.scene_fps)
+        if self.number_run < 0:
+            raise SettingsError(f"ocr.number_run must be 0 or more, got {self.number_run}")
         if self.presence_scale is not None and not 0 < self.presence_scale <= 1:
             raise SettingsError(f"ocr.presence_scale must be within (0, 1] or None, got {self.presence_scale}")
         if self.engine not in ("auto", "rapidocr", "paddleocr"):

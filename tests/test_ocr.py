@@ -53,6 +53,28 @@ def test_consecutive_readings_merge_into_spans(samples: list[list[str]], expecte
     assert [(s.text, s.start_s, s.end_s, s.num_frames) for s in spans] == expected
 
 
+@pytest.mark.parametrize(
+    ("samples", "expected"),
+    [
+        # a counter that changes and holds: a span per value (edit similarity alone made one span read '0')
+        (["Runners finished: 0"] * 4 + ["Runners finished: 3"] * 3 + ["Runners finished: 655"] * 3,
+         [("Runners finished: 0", 0.0, 3.0), ("Runners finished: 3", 4.0, 6.0), ("Runners finished: 655", 7.0, 9.0)]),
+        # a misread digit for two samples stays in its span
+        (["GATE 12"] * 3 + ["GATE 17"] * 2 + ["GATE 12"] * 3, [("GATE 12", 0.0, 7.0)]),
+        # a clock ticking every sample is one span, read as its most frequent reading
+        ([f"12:00:{s:02d}" for s in range(8)], [("12:00:00", 0.0, 7.0)]),
+        # a short first reading joins the run after it
+        (["PLATFORM 4"] + ["PLATFORM 7"] * 5, [("PLATFORM 7", 0.0, 5.0)]),
+        # digits inside a word are a misread, not a number
+        (["PLATFORM 9"] * 3 + ["PLATF0RM 9"] * 3, [("PLATFORM 9", 0.0, 5.0)]),
+    ],
+)
+def test_a_changed_number_that_holds_splits_its_span(samples: list[str], expected: list[tuple[Any, ...]]) -> None:
+    spans = merge_spans([(float(t), [_line(x)]) for t, x in enumerate(samples)], number_run=3)
+    assert [(s.text, s.start_s, s.end_s) for s in spans] == expected
+    assert sum(s.num_frames for s in spans) == len(samples)
+
+
 def test_the_same_text_in_another_place_is_another_span() -> None:
     spans = merge_spans([(0.0, [_line("EXIT", SIGN)]), (1.0, [_line("EXIT", ELSEWHERE)])])
     assert [(s.start_s, s.box) for s in spans] == [(0.0, SIGN), (1.0, ELSEWHERE)]

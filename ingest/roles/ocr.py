@@ -13,7 +13,11 @@ Engine. The product's OCR is PaddlePaddle's PP-OCR family. Two packages run it:
 
 Spans. The same line read in consecutive samples (normalized edit similarity >= `merge_similarity`
 and box IoU >= `merge_iou`) is one span from the first to the last sampled time it is seen; one
-missed sample in between does not split it (recognizers drop a line now and then).
+missed sample in between does not split it (recognizers drop a line now and then). Edit similarity
+cannot tell a changed number from a misread: "Runners finished: 0", "3" and "655" were one span read
+"0", and two of the counter's values were lost. So a span's samples are split where its numbers (those
+standing as words: not the 0 of a misread 'PLATF0RM') change and the new ones hold for `number_run`
+samples; a shorter run (a misread digit, a clock ticking every second) stays in the span it is in.
 
 Sampling. Frames are read at `ocr.fps`; with `scene_threshold` set, frames are also checked at
 `scene_fps` and read when the picture changed that much since the last checked one (a cut, a
@@ -29,6 +33,7 @@ spinning threads: idle spinning cost ~1.7x the CPU time of the detector itself b
 
 import hashlib
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -117,20 +122,54 @@ class _Open:
     last_box: Box
     last_key: str
     last_sample: int
-    variants: Counter[str] = field(default_factory=Counter)
-    best: dict[str, float] = field(default_factory=dict)
-    num_frames: int = 0
+    seen: list[tuple[float, OcrLine]] = field(default_factory=list)
 
     def add(self, t_s: float, sample: int, line: OcrLine) -> None:
         self.last_s, self.last_box, self.last_key, self.last_sample = t_s, line.box, normalize_text(line.text), sample
-        self.variants[line.text] += 1
-        self.best[line.text] = max(self.best.get(line.text, 0.0), line.confidence)
-        self.num_frames += 1
+        self.seen.append((t_s, line))
 
-    def close(self) -> OcrSpan:
-        # The reading seen most often, then the most confident, stands for the span.
-        text = max(self.variants, key=lambda t: (self.variants[t], self.best[t]))
-        return OcrSpan(self.start_s, self.last_s, text, max(self.best.values()), self.first_box, self.num_frames)
+    def close(self, number_run: int = 0) -> list[OcrSpan]:
+        return [_span(run) for run in _number_runs(self.seen, number_run)]
+
+
+def _span(seen: Sequence[tuple[float, OcrLine]]) -> OcrSpan:
+    """The span of one run of samples: the reading seen most often, then the most confident, stands for it."""
+    variants = Counter(line.text for _, line in seen)
+    best: dict[str, float] = {}
+    for _, line in seen:
+        best[line.text] = max(best.get(line.text, 0.0), line.confidence)
+    text = max(variants, key=lambda t: (variants[t], best[t]))
+    return OcrSpan(seen[0][0], seen[-1][0], text, max(best.values()), seen[0][1].box, len(seen))
+
+
+def numbers_read(text: str) -> tuple[str, ...]:
+    """The numbers a reading holds as words of their own ('0' of 'Runners finished: 0', '1,086'), not digits
+    inside a word (a misread 'PLATF0RM').
+
+    >>> numbers_read("PLATF0RM 9 EXIT 10:15"), numbers_read("Runners finished: 1,086")
+    (('9', '10:15'), ('1,086',))
+    """
+    return tuple(re.findall(r"(?<![^\W\d])\d(?:[\d.,:]*\d)?(?![^\W\d])", text))
+
+
+def _number_runs(seen: Sequence[tuple[float, OcrLine]], number_run: int) -> list[list[tuple[float, OcrLine]]]:
+    """`seen` cut where the numbers read change and the new ones hold for `number_run` samples or more; runs
+    shorter than that join the run before them (or, at the start, the one after). One run with `number_run` 0."""
+    runs: list[list[tuple[float, OcrLine]]] = []
+    for obs in seen:
+        if runs and (number_run <= 0 or numbers_read(runs[-1][-1][1].text) == numbers_read(obs[1].text)):
+            runs[-1].append(obs)
+        else:
+            runs.append([obs])
+    kept: list[list[tuple[float, OcrLine]]] = []
+    for run in runs:
+        if kept and (len(run) < number_run or len(kept[-1]) < number_run):
+            kept[-1].extend(run)  # a short run is part of the one before; a short first run, of the next
+        elif kept and numbers_read(kept[-1][0][1].text) == numbers_read(run[0][1].text):
+            kept[-1].extend(run)  # the same numbers again after a misread between
+        else:
+            kept.append(list(run))
+    return kept
 
 
 def merge_spans(
@@ -138,6 +177,7 @@ def merge_spans(
     similarity: float = 0.8,
     iou: float = 0.3,
     max_missed: int = MAX_MISSED_SAMPLES,
+    number_run: int = 0,
 ) -> list[OcrSpan]:
     """Merge the lines of time-ordered samples into spans, ordered by start time then position.
 
@@ -151,7 +191,7 @@ def merge_spans(
         still = []
         for span in open_spans:
             if sample - span.last_sample > max_missed + 1:
-                done.append(span.close())
+                done.extend(span.close(number_run))
             else:
                 still.append(span)
         open_spans = still
@@ -178,7 +218,7 @@ def merge_spans(
                 span = _Open(t_s, line.box, t_s, line.box, normalize_text(line.text), sample)
                 span.add(t_s, sample, line)
                 open_spans.append(span)
-    done.extend(s.close() for s in open_spans)
+    done.extend(span for s in open_spans for span in s.close(number_run))
     return sorted(done, key=lambda s: (s.start_s, s.box[1], s.box[0]))
 
 
@@ -502,7 +542,7 @@ class TextReader(Extractor):
 
     def end(self, ctx: VideoContext) -> None:
         cfg = self.settings.ocr
-        spans = merge_spans(self._samples, cfg.merge_similarity, cfg.merge_iou)
+        spans = merge_spans(self._samples, cfg.merge_similarity, cfg.merge_iou, number_run=cfg.number_run)
         span_rows = [
             {"span_id": i, "start_s": s.start_s, "end_s": s.end_s, "text": s.text, "confidence": s.confidence,
              "x1": s.box[0], "y1": s.box[1], "x2": s.box[2], "y2": s.box[3], "num_frames": s.num_frames}
