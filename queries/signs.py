@@ -50,7 +50,7 @@ def signs(spans: Sequence[Mapping[str, Any]]) -> list[Sign]:
     rows = sorted(spans, key=lambda r: (float(r["start_s"]), float(r["start_s"]) - float(r["end_s"])))
     groups: list[list[Mapping[str, Any]]] = []
     for r in rows:  # by start, longest first: each span joins the first sign it fits beside
-        home = next((g for g in groups if _belongs(r, g) and any(_touches(r, s) for s in g)), None)
+        home = next((g for g in groups if _belongs(r, g) and any(_touches(r, s) or _listed(r, s) for s in g)), None)
         if home is None:
             groups.append([r])
         else:
@@ -85,6 +85,18 @@ def _touches(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     x_gap = max(float(a["x1"]), float(b["x1"])) - min(float(a["x2"]), float(b["x2"]))
     y_gap = max(float(a["y1"]), float(b["y1"])) - min(float(a["y2"]), float(b["y2"]))
     return (x_gap < 0 and y_gap < 0.5 * height) or (y_gap < 0 and x_gap < height)
+
+
+def _listed(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two spans are lines of one list, each in a box of its own: shown and gone together (within
+    EDGE_S), one under the other with their left edges within a row's height, the gap between them under one
+    and a half rows. Trial 12's list on the left edge (three boxed lines, 13 and 19 px apart, rows 31-44 px
+    high) read as two signs, one of two lines and one of one."""
+    height = max(float(a["y2"]) - float(a["y1"]), float(b["y2"]) - float(b["y1"]), 1.0)
+    y_gap = max(float(a["y1"]), float(b["y1"])) - min(float(a["y2"]), float(b["y2"]))
+    return (abs(float(a["start_s"]) - float(b["start_s"])) <= EDGE_S
+            and abs(float(a["end_s"]) - float(b["end_s"])) <= EDGE_S
+            and abs(float(a["x1"]) - float(b["x1"])) < height and 0 <= y_gap < 1.5 * height)
 
 
 def _sign(group: Sequence[Mapping[str, Any]]) -> Sign:
