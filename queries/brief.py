@@ -62,11 +62,10 @@ from queries.brief_counts import (
     visible_items,
 )
 from queries.brief_items import (
-    GOES_ON_S,
     BriefItem,
     VideoFacts,
     clip_text,
-    ends_sentence,
+    goes_on,
     hit_item,
     labelled_line,
     numbers_of,
@@ -764,11 +763,6 @@ def _noise_marked(items: list[BriefItem], noise: _Noise) -> list[BriefItem]:
 
 
 #: The speech row that starts as a row ends, within half a second.
-_NEXT_SAID_SQL = (
-    "SELECT text FROM transcript WHERE video_id = ? AND start_s >= ? AND start_s <= ? ORDER BY start_s LIMIT 1"
-)
-
-
 class _Signs(dict[str, dict[int, Sign]]):
     """video_id -> span_id -> the sign of the span (`queries.signs`, likely noise left out), read on first use."""
 
@@ -800,14 +794,10 @@ def _finished(memory: Memory, item: BriefItem, signed: _Signs | None = None) -> 
     if item.kind != "hit" or item.source != "transcript" or item.end_s is None or not item.rows:
         return item
     text = " ".join(str(item.rows[0]["text"]).split())
-    if not text or ends_sentence(text):
+    said = goes_on(memory, item.video_id, text, item.end_s)
+    if said == text:
         return item
-    rows = run_sql(memory, _NEXT_SAID_SQL, [item.video_id, item.end_s - 0.05, item.end_s + GOES_ON_S]).to_pylist()
-    if not rows:
-        return item
-    said = labelled_line(item.text)[0]
-    more = " ".join(str(rows[0]["text"]).split())
-    return replace(item, text=f'{said}: "{clip_text(f"{text} {more}")}"')
+    return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(said)}"')
 
 
 _AT_TIME_SQL = (

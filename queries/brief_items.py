@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory import Memory
 from queries.errors import QueryError
+from queries.run import run_sql
 from queries.screen_places import ORDINALS
 from queries.search import SOURCE_LABELS, TextHit
 from queries.time_phrases import number_words_to_digits
@@ -221,6 +223,22 @@ def numbers_of(text: str) -> set[str]:
 def ends_sentence(text: str) -> bool:
     """Whether a speech row ends its sentence ('.', '?' or '!' last)."""
     return text.rstrip()[-1:] in (".", "?", "!")
+
+
+_NEXT_SAID_SQL = (
+    "SELECT text FROM transcript WHERE video_id = ? AND start_s >= ? AND start_s <= ? ORDER BY start_s LIMIT 1"
+)
+
+
+def goes_on(memory: Memory, video_id: str, text: str, end_s: float) -> str:
+    """A speech row's `text` (ending at `end_s`), with the row that goes on from it when it stops mid-sentence
+    and that row starts as it ends: Whisper cuts long sentences into rows, and the cut can fall before what
+    is asked ("Please note a change. The awards ceremony" / "has moved from 1:30 to 2:15")."""
+    text = " ".join(text.split())
+    if not text or ends_sentence(text):
+        return text
+    rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + GOES_ON_S]).to_pylist()
+    return f"{text} {' '.join(str(rows[0]['text']).split())}" if rows else text
 
 
 def hit_item(

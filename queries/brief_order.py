@@ -20,6 +20,7 @@ from queries.brief_items import (
     BriefItem,
     clip_text,
     ends_sentence,
+    goes_on,
     hit_item,
     numbers_of,
     recorded_sql,
@@ -28,6 +29,7 @@ from queries.errors import QueryError
 from queries.question_words import (
     ASKS_BEFORE_CHANGE,
     FRAME_WORDS,
+    GRAMMAR_WORDS,
     NAMES_CHANGE,
     QUOTED,
     content_words,
@@ -259,9 +261,12 @@ def order_items(
             sql, args = _PARTLY_SQL, [anchor.video_id, anchor.source, *[anchor.end_s, anchor.start_s] * 2]
             rows, word = run_sql(memory, sql, args).to_pylist(), "partly while"
         for r in rows:
+            # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
+            # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
+            said = goes_on(memory, vid, str(r["text"]), r["end_s"]) if r["source"] == "transcript" else r["text"]
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
-                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(r["text"])}"', 1.0,
+                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(said)}"', 1.0,
                 recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
             ))
     if not relations:
@@ -512,10 +517,22 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
             groups.append(("semantic", [h for h in found if h.score >= 0.3]))
         except QueryError:
             pass  # no embeddings: the words alone
-    fused = [f[0] for f in fuse_ranks(groups)]
+    ranked = fuse_ranks(groups)
+    fused = [f[0] for f in ranked]
     if k > 3 and (changed := _changed_line(fused, words)) is not None:
         return changed
-    return fused[0] if fused else None
+    if not ranked:
+        return None
+    # a tie (keyword's first is meaning's second and the other way round): the one holding more of the phrase's
+    # own words, ordinals included. "the news about the first finisher" is "Our first finisher today is ...",
+    # not "the exit of the finish area", which ranks first by words alone for being short (trial 12)
+    tied = [h for h, score, _ in ranked if score == ranked[0][1]]
+    asked = set(stems(_own_words(phrase)))
+    return max(tied, key=lambda h: len(asked & set(stems(_own_words(h.text)))))
+
+
+def _own_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[\w']+", text.lower()) if w not in GRAMMAR_WORDS]
 
 
 def _changed_line(hits: Sequence[TextHit], words: Sequence[str]) -> TextHit | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from memory import Memory
 from queries.errors import QueryError
+from queries.question_words import GRAMMAR_WORDS
 from queries.search import SOURCE_LABELS, Encoder, TextHit, keyword_search, search_texts
 from queries.time_phrases import number_words_to_digits, time_windows
 
@@ -41,15 +42,6 @@ _WHICH_COMES = re.compile(
     r"appears?|appeared|comes?|came)\b)[^?]*\b(first|earliest|last|latest|final)\b",
     re.I,
 )
-#: Grammar only, unlike `question_words.STOPWORDS`: an option's own words ('two', 'the end', 'first',
-#: 'video') are what tells it from the others, so they are kept.
-_STOP = frozenset(
-    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "it", "its",
-     "this", "that", "for", "from", "by", "with", "as", "into", "about", "he", "she", "they", "them", "their", "his",
-     "her", "there", "what", "when", "where", "who", "why", "how", "which", "do", "does", "did", "so", "because"]
-)
-
-
 #: (table, id) of text rows: the ones next to what an order question is anchored on.
 Neighbors = set[tuple[str | None, int | None]]
 
@@ -269,7 +261,7 @@ def _at_fit(at: float, ev: EvidenceSpan) -> float:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+    return [w for w in _WORD.findall(text.lower()) if w not in GRAMMAR_WORDS]
 
 
 @dataclass(frozen=True)

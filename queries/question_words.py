@@ -10,10 +10,19 @@ from collections.abc import Collection, Sequence
 from queries.question_form import sentences
 
 __all__ = ["ASKS_BEFORE_CHANGE", "AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS",
-           "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "asked_value", "asks_content", "asks_count",
-           "asks_moment", "content_words", "counted_value", "forms_pattern", "mentioned_words", "mentions_either",
-           "names_what", "object_categories", "respelled", "stems", "subject_words", "without_file_name",
-           "yes_no_question"]
+           "GRAMMAR_WORDS", "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "asked_value",
+           "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
+           "mentioned_words", "mentions_either", "names_what", "object_categories", "respelled", "stems",
+           "subject_words", "without_file_name", "yes_no_question"]
+
+#: Grammar only, unlike `STOPWORDS`: a phrase's own words ('two', 'the end', 'first', 'video') are what tells
+#: one line or option from another, so they are kept.
+GRAMMAR_WORDS = frozenset(
+    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "were", "be", "it", "its",
+     "this", "that", "for", "from", "by", "with", "as", "into", "about", "he", "she", "they", "them", "their", "his",
+     "her", "there", "what", "when", "where", "who", "why", "how", "which", "do", "does", "did", "so", "because"]
+)
+
 
 #: Words never searched for: grammar, and the words every question about a video uses.
 STOPWORDS = frozenset(
