@@ -52,27 +52,31 @@ def firings(memory: Memory, questions: Sequence[dict[str, Any]], encoder: Encode
         out.append({"id": q["id"], "type": q["type"], "question": q["question"],
                     "answerable": q["type"] not in UNANSWERABLE,
                     "missing": [*brief.absent.quoted, *brief.absent.words],
-                    "unstated": brief.absent.unstated})
+                    "unstated": brief.absent.unstated, "label": brief.absent.label})
     return out
 
 
 def summary(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     answerable = [r for r in records if r["answerable"]]
     unanswerable = [r for r in records if not r["answerable"]]
-    false = [r for r in answerable if r["missing"] or r.get("unstated")]
+    fired = [r for r in records if r["missing"] or r.get("unstated") or r.get("label")]
+    false = [r for r in fired if r["answerable"]]
     by_type = Counter(r["type"] for r in false)
     return {
         # each rule alone: the words/quotes note, and a value nothing about the subject gives
         "false_words": sum(bool(r["missing"]) for r in answerable),
         "false_unstated": sum(bool(r.get("unstated")) for r in answerable),
         "recall_unstated": sum(bool(r.get("unstated")) for r in unanswerable),
+        # a label no line gives the thing ('Wave C' where the video names WAVE B)
+        "false_label": sum(bool(r.get("label")) for r in answerable),
+        "recall_label": sum(bool(r.get("label")) for r in unanswerable),
         "questions": len(records),
         "answerable": len(answerable),
         "false_firings": len(false),
         "false_rate": round(len(false) / len(answerable), 4) if answerable else None,
         "false_by_type": dict(sorted(by_type.items())),
         "unanswerable": len(unanswerable),
-        "recall": round(sum(bool(r["missing"] or r.get("unstated")) for r in unanswerable) / len(unanswerable), 4)
+        "recall": round(sum(not r["answerable"] for r in fired) / len(unanswerable), 4)
         if unanswerable else None,
     }
 
@@ -90,9 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = firings(memory, _questions(args.questions, args.split), TextEncoder())
     if args.show:
         for r in records:
-            fired = r["missing"] or r["unstated"]
+            fired = r["missing"] or r["unstated"] or r["label"]
             if r["answerable"] and fired:
-                print(f"false  {r['id']}: {r['question']}  -> missing {r['missing'] or 'a ' + r['unstated']}")
+                why = r["missing"] or (f"a {r['unstated']}" if r["unstated"] else f"the label {r['label']}")
+                print(f"false  {r['id']}: {r['question']}  -> missing {why}")
             elif not r["answerable"] and not fired:
                 print(f"missed {r['id']}: {r['question']}")
     print(json.dumps(summary(records), indent=1))

@@ -125,12 +125,19 @@ class Absent:
     #: `words` are the subject without the words that name the asked slot (`_named`): a text close in
     #: meaning to the whole question is close by those ('cost' to any price), so closeness is to `words`
     named: bool = False
+    #: a label the question gives a thing ('Wave C') that no line gives it, and the labels the lines do give
+    #: it ('WAVE B'): `brief_change.unheld_label`
+    label: str = ""
+    labels: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.quoted or self.words or self.unstated)
+        return bool(self.quoted or self.words or self.unstated or self.label)
 
     def unstated_answer(self) -> str | None:
         """The answer the code gives when the asked value is nowhere about the subject; None otherwise."""
+        if self.label:
+            return (f"The memory does not show it: this video names {_listed(self.labels)}, never "
+                    f"'{self.label}'.")
         if not self.unstated:
             return None
         return (f"The memory does not show it: this video mentions {_listed(self.held)}, but nothing said or shown "
@@ -152,6 +159,9 @@ class Absent:
                          f"a different word that only looks alike")
         if self.unstated:
             parts.append(f"no speech, on-screen text or caption about {_listed(self.held)} gives a {self.unstated}")
+        if self.label:
+            parts.append(f"no speech, on-screen text or caption of this video names '{self.label}' (it names "
+                         f"{_listed(self.labels)})")
         return "; ".join(parts)
 
 

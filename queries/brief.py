@@ -47,7 +47,7 @@ from typing import Any
 from memory import Memory
 from queries import _checks
 from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value, video_words
-from queries.brief_change import unnumbered_slot, value_changes
+from queries.brief_change import unheld_label, unnumbered_slot, value_changes
 from queries.brief_counts import (
     action_labels,
     count_items,
@@ -608,7 +608,7 @@ def evidence_brief(
             absent = replace(absent, words=())
         if not (archive or unread or absent.words or absent.quoted):
             absent = unstated_value(memory, vid, question, facts.categories) \
-                or unnumbered_slot(memory, vid, question, facts)
+                or unnumbered_slot(memory, vid, question, facts) or unheld_label(memory, vid, question, facts)
         cats = object_categories(question, facts.categories)
         for w in windows:
             items += _window_items(memory, vid, w, question)

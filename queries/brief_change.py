@@ -13,7 +13,9 @@ stated, both in one line: said at 109.4 s".
 
 The same lines tell when a slot is never filled for the thing: a video that numbers its gates, none of
 whose lines about Marcus Oyelaran gives one, does not say which gate his flight leaves from
-(`unnumbered_slot`, an absence the brief states and the agents answer without a call).
+(`unnumbered_slot`, an absence the brief states and the agents answer without a call), and when the label
+a question gives a thing is one no line gives it ("what time does Wave C set off?" of a video that only names
+Wave A and WAVE B: `unheld_label`).
 """
 
 import re
@@ -22,19 +24,21 @@ from collections.abc import Sequence
 from memory import Memory
 from queries.absent import Absent
 from queries.brief_counts import fold_text, said_turns
-from queries.brief_items import BriefItem, VideoFacts, recorded_sql, seconds_text
+from queries.brief_items import BriefItem, VideoFacts, numbers_of, recorded_sql, seconds_text
 from queries.question_words import (
     CAPITALISED,
+    GRAMMAR_WORDS,
     STOPWORDS,
     WH_NOUN,
     asked_value,
     forms_pattern,
     slot_words,
     subject_words,
+    yes_no_question,
 )
 from queries.time_phrases import number_words_to_digits
 
-__all__ = ["unnumbered_slot", "value_changes"]
+__all__ = ["unheld_label", "unnumbered_slot", "value_changes"]
 
 #: The SQL an item records (`recorded_sql`): the speech whose turns it reads.
 _SPEECH_SQL = "SELECT start_s, end_s, text FROM transcript WHERE video_id = ? ORDER BY start_s"
@@ -76,6 +80,15 @@ def value_changes(memory: Memory, vid: str, question: str, facts: VideoFacts) ->
         dated, stating = _dated_values(thread, None)
         if len(dated) >= 2:
             return [_item(vid, "time", thing, dated, stating)]
+    # a sign updated in place, with no noun before its values ("Weather: 9°C, dry" then "Weather: 13°C, sunny"):
+    # its versions, in time order. Trial 12's "what temperature did the weather panel show first, and what
+    # later?" was answered with the later one alone, the best match
+    versions: dict[str, list[Line]] = {}
+    for ln in thread:
+        if ln[2] == "shown" and numbers_of(ln[3]):
+            versions.setdefault(ln[3], []).append(ln)
+    if len(versions) >= 2 and len({frozenset(numbers_of(text)) for text in versions}) >= 2:
+        return [_item(vid, "", thing, {f'"{text}"': lines for text, lines in versions.items()}, [])]
     return []
 
 
@@ -101,6 +114,50 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
         thing, thread = about
         if not any(numbered.search(number_words_to_digits(ln[3].lower())) for ln in thread):
             return Absent(unstated=noun, held=(thing,))
+    return Absent()
+
+
+#: A label a question gives a thing: a noun not in capitals (a sign's words are quoted text: 'CUPCAKES IN MAIN
+#: HALL'), then a capital, a code or a number ("Wave C", "tent K9", "gate 12"); not a quantity ("5 minutes", "3
+#: pm", "12.99") nor part of a longer number or code.
+_LABELLED = re.compile(
+    r"\b([A-Za-z]*[a-z][A-Za-z]*)\s+([A-Z]\d{0,3}|[A-Z]{2}\d{1,3}|\d{1,3}[A-Z]?)\b(?![:.,/-]?\d|'|\s*(?:%|[ap]\.?m\b|o'clock|"
+    r"(?:minute|min|second|sec|hour|hr|day|week|month|year|pound|dollar|euro|pence|cent|degree|mile|metre|meter|"
+    r"km|kg|percent|people|person|times?)s?\b))"
+)
+#: What a line gives a thing as its label: the noun (or its plural), then a code (after 'no.', ':' or '#').
+#: A letter alone is a label only as a capital ('Wave B'; 'the tent a man ...' gives none).
+_LABEL_AFTER = (r"(?:{noun})\s*(?:no\.?\s*|number\s+|[:#-]\s*)?([a-z]{{1,2}}\d{{1,3}}|[a-z]|\d{{1,3}}[a-z]?)"
+                r"\b(?![:.,]\d)")
+
+
+def unheld_label(memory: Memory, vid: str, question: str, facts: VideoFacts) -> Absent:
+    """`Absent` with the label `question` gives a thing ("Wave C") when lines of the video give that noun other
+    labels (WAVE B) and none gives it this one, nor holds it anywhere beside the noun (a single letter) or at
+    all (a longer code, which a sign may show apart from its noun); an empty `Absent` otherwise, and for a
+    yes/no question, whose answer the labels the video gives decide ("is the bag drop in tent K9?": no, K7).
+    Trial 12's "what time does Wave C set off?" was answered with Wave B's time."""
+    if yes_no_question(question):
+        return Absent()
+    lines: list[Line] | None = None
+    for m in _LABELLED.finditer(question):
+        noun, label = m.group(1).lower(), m.group(2).lower()
+        if noun in STOPWORDS or noun in GRAMMAR_WORDS or label == "i":
+            continue
+        lines = _lines(memory, vid, facts) if lines is None else lines
+        after = re.compile(_LABEL_AFTER.format(noun=forms_pattern(noun)), re.I)
+        given: dict[str, str] = {}
+        for ln in lines:  # as written first, then with its number words in digits ("gate five")
+            for g in (*after.finditer(ln[3]), *after.finditer(number_words_to_digits(ln[3]))):
+                if not g.group(1).isalpha() or g.group(1).isupper():
+                    given.setdefault(g.group(1).lower(), g.group().strip())
+        if not given or label in given:
+            continue
+        token = re.compile(rf"(?<![\w°]){re.escape(label)}(?!\w)", re.I)
+        beside = [ln for ln in lines if re.search(forms_pattern(noun), ln[3], re.I)] if len(label) == 1 else lines
+        if any(token.search(number_words_to_digits(ln[3])) for ln in beside):
+            continue
+        return Absent(label=f"{m.group(1)} {m.group(2)}", labels=tuple(dict.fromkeys(given.values())))
     return Absent()
 
 
@@ -159,8 +216,9 @@ def _item(vid: str, noun: str, thing: str, dated: dict[str, list[Line]], stating
     def where(lines: list[Line]) -> str:
         return ", ".join(f"{kind} at {seconds_text(a)}" for a, _, kind, _ in lines[:_SHOWN])
 
-    steps = [f"{noun} {value} ({where(lines)})" for value, lines in dated.items()]
-    text = (f"'{noun}' in the lines about '{thing}', in time order: {steps[0]} first, then " + ", then ".join(steps[1:])
+    steps = [f"{noun} {value} ({where(lines)})".lstrip() for value, lines in dated.items()]
+    what = f"'{noun}' in the lines about '{thing}'" if noun else f"the on-screen texts about '{thing}'"
+    text = (f"{what}, in time order: {steps[0]} first, then " + ", then ".join(steps[1:])
             + (f"; the change stated, both in one line: {where(stating)}" if stating else ""))
     rows = tuple({"value": value, "first_s": lines[0][0], "source": lines[0][2]} for value, lines in dated.items())
     return BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_SPEECH_SQL, vid), rows)

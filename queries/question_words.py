@@ -89,10 +89,11 @@ LAYOUT_WORDS = frozenset(re.findall(r"\w+", """
 FRAME_WORDS = FRAME_WORDS | NUMBER_WORDS | ORDER_WORDS | RECENCY_WORDS | PLAN_WORDS | LAYOUT_WORDS
 
 #: A word that names a change of plan ("the gate change", "had changed platform", "was moved", "platform
-#: alteration"): the line where the plan changed is the one a question naming it asks about.
+#: alteration", "the panel gets updated"): the line where the plan changed is the one a question naming it asks
+#: about.
 NAMES_CHANGE = re.compile(
     r"\b(?:chang(?:e|ed|es|ing)|mov(?:ed|ing)|switch(?:ed|ing)|alter(?:ed|ation|ations)|relocated|rescheduled|"
-    r"postponed)\b",
+    r"postponed|updat(?:e|ed|es|ing)|revis(?:ed|ing|ion))\b",
     re.I,
 )
 

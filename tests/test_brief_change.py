@@ -103,3 +103,48 @@ def test_a_delayed_time_in_time_order(minilm: Any, tmp_path: Path, monkeypatch: 
     [item] = _changes(brief)
     assert item.text == ("'time' in the lines about 'kd7', in time order: time 11.40 (said at 1 s, shown at 5 s) "
                          "first, then time 12:05 (shown at 16 s); the change stated, both in one line: said at 12 s")
+
+
+def test_a_sign_updated_in_place_lists_its_versions(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Trial 12's weather panel ("Weather: 9°C, dry", later "Weather: 13°C, sunny") gives no noun before its values:
+    its versions, in time order, are the change. Two signs with the same numbers are no change."""
+    signs = [("Weather: 9°C, dry", 5.0, 10.0), ("Weather: 13°C, sunny", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, SPEECH, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, "The weather panel gets updated. What temperature did it show first, and later?",
+                               video_id="vA")
+    [item] = [i for i in brief.items if i.kind == "count" and "on-screen texts about" in i.text]
+    assert item.text == ("the on-screen texts about 'weather', in time order: \"Weather: 9°C, dry\" (shown at 5 s) "
+                         "first, then \"Weather: 13°C, sunny\" (shown at 16 s)")
+    same = [("Weather: 9°C, dry", 5.0, 10.0), ("Weather: 9°C, windy", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path / "same", monkeypatch, SPEECH, same), read_only=True) as mem:
+        brief = evidence_brief(mem, "The weather panel gets updated. What did it show first?", video_id="vA")
+    assert not [i for i in brief.items if i.kind == "count" and "on-screen texts about" in i.text]
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What time does Wave C set off?", "Wave C"),
+    ("Where is tent K9?", "tent K9"),
+    ("What happens at gate 12?", "gate 12"),
+    ("What time does Wave B set off?", ""),  # shown
+    ("When do Wave B runners start?", ""),
+    ("Where is tent K7?", ""),  # said, beside its noun
+    ("Which gate is tent K9 next to?", "tent K9"),
+    ("Is the bag drop in tent K9?", ""),  # yes/no: the labels the video gives answer it
+    ("What is said 5 minutes in?", ""),  # a quantity, not a label
+    ("What happens at gate 5 pm?", ""),
+])  # fmt: skip
+def test_a_label_no_line_gives_its_thing(minilm: Any, tmp_path: Path, monkeypatch: Any, question: str,
+                                         label: str) -> None:
+    """Trial 12's "what time does Wave C set off?" (only WAVE B is shown) was answered with Wave B's time. A label
+    the question gives a noun, when lines give that noun other labels and none this one, is stated missing, and
+    the agents answer so without a call."""
+    speech = [(0, 1.0, 4.0, "Bag drop is in tent K7, next to gate two."),
+              (1, 12.0, 15.0, "Wave A runners, please move to the start."),
+              (2, 30.0, 32.0, "Tomorrow it will rain in the mountains.")]
+    signs = [("WAVE B 08:45", 5.0, 10.0), ("BAGS: TENT K7", 16.0, 28.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, speech, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, question, video_id="vA", encoder=minilm)
+    assert brief.absent.label == label, brief.absent
+    if label == "Wave C":
+        assert brief.absent.unstated_answer() == ("The memory does not show it: this video names 'WAVE B', "
+                                                  "'Wave A', never 'Wave C'.")
