@@ -29,6 +29,8 @@ __all__ = ["SIGN_LINES", "Sign", "folded", "sign_head", "signs"]
 SIGN_LINES = " / "
 #: Seconds a span may start before or end after the longer one it belongs to (OCR samples about each second).
 EDGE_S = 1.5
+#: Seconds apart two spans' starts (and ends) are when read in the same samples.
+_SAME_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -88,14 +90,15 @@ def _touches(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def _listed(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether two spans are lines of one list, each in a box of its own: shown and gone together (within
-    EDGE_S), one under the other with their left edges within a row's height, the gap between them under one
-    and a half rows. Trial 12's list on the left edge (three boxed lines, 13 and 19 px apart, rows 31-44 px
-    high) read as two signs, one of two lines and one of one."""
+    """Whether two spans are lines of one list, each in a box of its own: shown and gone together (in the same
+    samples, `_SAME_S`; a line that comes up a second after a heading and goes a second before it is a second
+    line of its own, test13's), one under the other with their left edges within a row's height, the gap
+    between them under one and a half rows. Trial 12's list on the left edge (three boxed lines, 13 and 19 px
+    apart, rows 31-44 px high) read as two signs, one of two lines and one of one."""
     height = max(float(a["y2"]) - float(a["y1"]), float(b["y2"]) - float(b["y1"]), 1.0)
     y_gap = max(float(a["y1"]), float(b["y1"])) - min(float(a["y2"]), float(b["y2"]))
-    return (abs(float(a["start_s"]) - float(b["start_s"])) <= EDGE_S
-            and abs(float(a["end_s"]) - float(b["end_s"])) <= EDGE_S
+    return (abs(float(a["start_s"]) - float(b["start_s"])) < _SAME_S
+            and abs(float(a["end_s"]) - float(b["end_s"])) < _SAME_S
             and abs(float(a["x1"]) - float(b["x1"])) < height and 0 <= y_gap < 1.5 * height)
 
 
