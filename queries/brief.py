@@ -149,7 +149,10 @@ _DISTINCT_TEXTS = re.compile(
     rf"(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b"
     # "how many times does a second line of text show up under the top banner?" (trial 8)
     rf"|\bhow\s+many\s+times\s+(?:does|do|did|is|are|was|were|will)\s+(?:(?:a|an|the|any)\s+)?(?:[\w-]+\s+){{0,3}}?"
-    rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b",
+    rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b"
+    # "how many different numbers does the runners-finished counter show?" (trial 12): what a thing on screen shows
+    r"|\bhow\s+many\s+(?:diff?e?re?nt|distinct|unique|separate)\s+[\w-]+\s+(?:does|did|do)\s+(?:the|a|an|that|this)\s+"
+    r"(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:show|display|read|flash)\b",
     re.I,
 )
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
@@ -631,7 +634,9 @@ def evidence_brief(
         counts_speech = _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
                                                         or _SPEECH_COUNT.search(question))
         if _DISTINCT_TEXTS.search(question):
-            items += distinct_text_items(memory, vid, facts, question, windows)
+            held = () if archive or unread else tuple(
+                w for w in held_subjects(memory, vid, question, facts.categories) if not _NAMES_TEXT.fullmatch(w))
+            items += distinct_text_items(memory, vid, facts, question, windows, held)
         elif valued and counts_speech:
             # "how many of the announcements mention a number of minutes?": the code finds which do
             items += speech_value_items(memory, vid, valued, windows)

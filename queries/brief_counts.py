@@ -152,7 +152,8 @@ _DISTINCT_SQL = (
 
 
 def distinct_text_items(
-    memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = ()
+    memory: Memory, vid: str, facts: VideoFacts, question: str, windows: Sequence[TimeWindow] = (),
+    held: Sequence[str] = (),
 ) -> list[BriefItem]:
     """How many different texts were on screen (compared without case, spaces or punctuation; likely
     OCR noise left out), each with when it was first and last shown, and how many at each place on
@@ -193,6 +194,12 @@ def distinct_text_items(
         others = [(g, ts) for g, ts in groups.items() if g not in fits]
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}: {listed(asked)}; {total} in all"
         text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
+    elif named := _holding(texts, held):
+        # "how many different numbers does the runners-finished counter show?" (trial 12): the texts that hold
+        # the most of the question's words the video holds, then the whole video's
+        asked = named
+        text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {', '.join(repr(w) for w in held)}: "
+                f"{listed(named)}; {total} in all")
     else:
         text = f"{total}: {listed(texts)}; by place: {tally}"
     if windows:
@@ -202,6 +209,15 @@ def distinct_text_items(
     counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
+
+
+def _holding(texts: Sequence[tuple[str, float, float]], words: Sequence[str]) -> list[tuple[str, float, float]]:
+    """Of `texts`, those holding the most of `words` (one at least), when that is some of them and not all."""
+    patterns = [re.compile(forms_pattern(w), re.I) for w in words]
+    held = {t: sum(bool(p.search(t[0])) for p in patterns) for t in texts}
+    most = max(held.values(), default=0)
+    named = [t for t in texts if held[t] == most]
+    return named if most and len(named) < len(texts) else []
 
 
 def _at_place(place: str | None, line: int | None) -> str:

@@ -542,6 +542,17 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
     assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
 
 
+def test_different_texts_of_a_thing_the_question_names_are_counted(placed: Any) -> None:
+    """Trial 12's "how many different numbers does the runners-finished counter show?" got no count: the texts
+    that hold the most of the question's words the video holds are counted first, then the whole video's."""
+    brief = evidence_brief(placed, "How many different numbers does the platform sign show?", video_id="vA")
+    counted = brief.best_match
+    assert counted is not None and counted.kind == "count", brief.items
+    assert counted.text == ('2 different texts with \'platform\': "PLATFORM 9 EXIT" first 4 s, last 9 s, "PLATFORM 10" '
+                            'first 10 s, last 14 s; 3 different on-screen texts in all')
+    assert counted.rows[0]["counted"] == 2
+
+
 @pytest.mark.parametrize(("question", "marked", "place"), [
     ("What's the last new text to show up?", 'on-screen text last of 3 different texts to appear: '
                                              '"CAMERA 2 NORTH GATE"', "bottom"),
