@@ -152,7 +152,7 @@ _DISTINCT_TEXTS = re.compile(
     rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b"
     # "how many different numbers does the runners-finished counter show?" (trial 12): what a thing on screen shows
     r"|\bhow\s+many\s+(?:diff?e?re?nt|distinct|unique|separate)\s+[\w-]+\s+(?:does|did|do)\s+(?:the|a|an|that|this)\s+"
-    r"(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:show|display|read|flash)\b",
+    r"(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:show|display|read|flash|go\s+through|cycle\s+through|change\s+between)\b",
     re.I,
 )
 #: "How many separate announcements does the speaker make?", "how many different things does the voice

@@ -192,16 +192,23 @@ def distinct_text_items(
     tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
     if asked is not None:
         others = [(g, ts) for g, ts in groups.items() if g not in fits]
-        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}: {listed(asked)}; {total} in all"
-        text += "".join(f"; {len(ts)} {g}: {listed(ts)}" for g, ts in others)
+        text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}"
+        if len(fits) > 1:  # 'top' fits the top's middle and its corners: trial 13's top banner had 4 of 11 there
+            text += " (" + ", ".join(f"{len(ts)} {g}" for g, ts in groups.items() if g in fits) + ")"
+        text += f": {listed(asked)}; {total} in all"
+        # the other places by their counts alone: listed too, the item outgrew a brief of a long video's 30 texts,
+        # and the count asked was not shown at all (trial 13)
+        text += "".join(f"; {len(ts)} {g}" for g, ts in others)
     elif named := _holding(texts, held):
         # "how many different numbers does the runners-finished counter show?" (trial 12): the texts that hold
         # the most of the question's words the video holds, then the whole video's
         asked = named
-        text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {', '.join(repr(w) for w in held)}: "
-                f"{listed(named)}; {total} in all")
+        placed = {g: sum(t in ts for t in named) for g, ts in groups.items()}
+        by_place = [f"{n} {g}" for g, n in placed.items() if n]
+        text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {', '.join(repr(w) for w in held)}"
+                + (f" ({', '.join(by_place)})" if len(by_place) > 1 else "") + f": {listed(named)}; {total} in all")
     else:
-        text = f"{total}: {listed(texts)}; by place: {tally}"
+        text = f"{total}: {listed(texts[:_LISTED])}{', ...' * (len(texts) > _LISTED)}; by place: {tally}"
     if windows:
         text += f"; {len(facts.texts)} in the whole video"
     if facts.noise:
@@ -209,6 +216,10 @@ def distinct_text_items(
     counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
+
+
+#: The most texts a count lists whole: it is shown whole or not at all, and must fit a brief.
+_LISTED = 12
 
 
 def _holding(texts: Sequence[tuple[str, float, float]], words: Sequence[str]) -> list[tuple[str, float, float]]:

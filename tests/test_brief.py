@@ -531,8 +531,9 @@ def placed(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: Any) -> None:
     brief = evidence_brief(placed, "How many different texts does the sign at the bottom show?", video_id="vA")
     counted = next(i for i in brief.items if i.kind == "count")
-    assert counted.text.startswith('1 different text at the bottom: "CAMERA 2 NORTH GATE" first 15 s, last 16 s; '
-                                   '3 different on-screen texts in all; 2 at the top: "PLATFORM 9 EXIT" first 4 s')
+    # the other places by their counts alone (listed too, a long video's count outgrew the brief: trial 13)
+    assert counted.text == ('1 different text at the bottom: "CAMERA 2 NORTH GATE" first 15 s, last 16 s; '
+                            '3 different on-screen texts in all; 2 at the top')
     assert brief.best_match is counted  # what the code counted is the answer to a question that counts it
     assert counted.rows[0]["counted"] == 1 and counted.rows[0]["distinct_texts"] == 3
     every = evidence_brief(placed, "How many different signs are shown?", video_id="vA").best_match
