@@ -244,9 +244,11 @@ def order_items(
             continue
         out.append(hit_item("order", anchor, 0.95))
         sql, args = _related_sql(relation, anchor, kind)
+        turn = relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript" \
+            and bool(_NAMES_ANNOUNCEMENT.search(question))
         if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
             # past the rest of its sentence, or of its announcement when the question asks for one
-            args[-1] = _sentence_edge(memory, anchor, relation, turn=bool(_NAMES_ANNOUNCEMENT.search(question)))
+            args[-1] = _sentence_edge(memory, anchor, relation, turn=turn)
         word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
         rows = run_sql(memory, sql, args).to_pylist()
         if relation in ("replaced", "displaced"):
@@ -264,6 +266,11 @@ def order_items(
             # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
             # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
             said = goes_on(memory, vid, str(r["text"]), r["end_s"]) if r["source"] == "transcript" else r["text"]
+            if turn and r["source"] == "transcript":
+                # the whole announcement next to it: trial 13's "what was the announcement just before the one
+                # saying car park B was almost full?" showed the minibus announcement's last row alone, "The
+                # journey takes about 8 minutes.", and was answered with it
+                said = _whole_turn(memory, vid, r, relation)
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
                 f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(said)}"', 1.0,
@@ -457,6 +464,22 @@ def _sentence_edge(memory: Memory, anchor: TextHit, relation: str, *, turn: bool
             break
         edge = row
     return float(edge[0])
+
+
+def _whole_turn(memory: Memory, vid: str, row: dict[str, Any], relation: str, most: int = 4) -> str:
+    """The text of the speech turn `row` is in, read from `row` away from the anchor ('before': back to the turn's
+    first row; 'after': on to its last), at most `most` rows."""
+    rows = [(float(row["start_s"]), float(row["end_s"]), " ".join(str(row["text"]).split()))]
+    for _ in range(most - 1):
+        found = run_sql(memory, _SAID_NEXT_SQL[relation], [vid, rows[-1][0]]).to_pylist()
+        if not found:
+            break
+        nxt = (float(found[0]["start_s"]), float(found[0]["end_s"]), " ".join(str(found[0]["text"]).split()))
+        earlier, later = (nxt, rows[-1]) if relation == "before" else (rows[-1], nxt)
+        if later[0] - earlier[1] >= TURN_PAUSE_S:
+            break
+        rows.append(nxt)
+    return " ".join(t for _, _, t in sorted(rows))
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:
