@@ -189,12 +189,16 @@ def distinct_text_items(
     want = _at_place(place, line) if place is not None else None
     asked = [x for g in groups if g in fits for x in groups[g]] or None
     total = f"{len(texts)} different on-screen texts{during}"  # the line starts "whole video"
-    tally = ", ".join(f"{len(ts)} {g}" for g, ts in groups.items())
+    def by_place(among: Sequence[tuple[str, float, float]]) -> list[str]:
+        """'4 at the top', '5 at the top left': how many of `among` are at each place, where any are."""
+        return [f"{n} {g}" for g, ts in groups.items() if (n := sum(t in among for t in ts))]
+
+    tally = ", ".join(by_place(texts))
     if asked is not None:
         others = [(g, ts) for g, ts in groups.items() if g not in fits]
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}"
-        if len(fits) > 1:  # 'top' fits the top's middle and its corners: trial 13's top banner had 4 of 11 there
-            text += " (" + ", ".join(f"{len(ts)} {g}" for g, ts in groups.items() if g in fits) + ")"
+        if len(places := by_place(asked)) > 1:  # 'top' fits its middle and corners: trial 13's banner had 4 of 11
+            text += f" ({', '.join(places)})"
         text += f": {listed(asked)}; {total} in all"
         # the other places by their counts alone: listed too, the item outgrew a brief of a long video's 30 texts,
         # and the count asked was not shown at all (trial 13)
@@ -202,11 +206,9 @@ def distinct_text_items(
     elif named := _holding(texts, held):
         # "how many different numbers does the runners-finished counter show?" (trial 12): the texts that hold
         # the most of the question's words the video holds, then the whole video's
-        asked = named
-        placed = {g: sum(t in ts for t in named) for g, ts in groups.items()}
-        by_place = [f"{n} {g}" for g, n in placed.items() if n]
+        asked, places = named, by_place(named)
         text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {', '.join(repr(w) for w in held)}"
-                + (f" ({', '.join(by_place)})" if len(by_place) > 1 else "") + f": {listed(named)}; {total} in all")
+                + (f" ({', '.join(places)})" if len(places) > 1 else "") + f": {listed(named)}; {total} in all")
     else:
         text = f"{total}: {listed(texts[:_LISTED])}{', ...' * (len(texts) > _LISTED)}; by place: {tally}"
     if windows:

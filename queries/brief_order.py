@@ -265,12 +265,15 @@ def order_items(
         for r in rows:
             # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
             # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
-            said = goes_on(memory, vid, str(r["text"]), r["end_s"]) if r["source"] == "transcript" else r["text"]
             if turn and r["source"] == "transcript":
                 # the whole announcement next to it: trial 13's "what was the announcement just before the one
                 # saying car park B was almost full?" showed the minibus announcement's last row alone, "The
                 # journey takes about 8 minutes.", and was answered with it
                 said = _whole_turn(memory, vid, r, relation)
+            elif r["source"] == "transcript":
+                said = goes_on(memory, vid, str(r["text"]), r["end_s"])
+            else:
+                said = r["text"]
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
                 f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(said)}"', 1.0,
@@ -452,34 +455,37 @@ def _sentence_edge(memory: Memory, anchor: TextHit, relation: str, *, turn: bool
     turn: rows with pauses under `TURN_PAUSE_S` between them (trial 10's "what was announced right after the
     security reminder about liquids?" was answered with the reminder's last sentence, 0.5 s after the one
     before; the announcements were 8-11 s apart)."""
-    edge = (anchor.start_s, anchor.end_s, anchor.text)
-    for _ in range(8):  # a sentence of more rows than this is none Whisper writes
-        rows = run_sql(memory, _SAID_NEXT_SQL[relation], [anchor.video_id, edge[0]]).to_pylist()
-        if not rows:
-            break
-        row = (rows[0]["start_s"], rows[0]["end_s"], str(rows[0]["text"]))
-        earlier, later = (edge, row) if relation == "after" else (row, edge)
-        pause = later[0] - earlier[1]
-        if (pause >= TURN_PAUSE_S) if turn else (ends_sentence(earlier[2]) or pause > GOES_ON_S):
-            break
-        edge = row
-    return float(edge[0])
+    # a sentence of more than 9 rows is none Whisper writes
+    first = (anchor.start_s, anchor.end_s, anchor.text)
+    return float(_said_on(memory, anchor.video_id, first, relation, turn=turn, most=9)[-1][0])
 
 
 def _whole_turn(memory: Memory, vid: str, row: dict[str, Any], relation: str, most: int = 4) -> str:
     """The text of the speech turn `row` is in, read from `row` away from the anchor ('before': back to the turn's
     first row; 'after': on to its last), at most `most` rows."""
-    rows = [(float(row["start_s"]), float(row["end_s"]), " ".join(str(row["text"]).split()))]
-    for _ in range(most - 1):
+    first = (float(row["start_s"]), float(row["end_s"]), str(row["text"]))
+    rows = _said_on(memory, vid, first, relation, turn=True, most=most)
+    return " ".join(" ".join(t.split()) for _, _, t in sorted(rows))
+
+
+def _said_on(
+    memory: Memory, vid: str, first: tuple[float, float, str], relation: str, *, turn: bool, most: int
+) -> list[tuple[float, float, str]]:
+    """The speech rows from `first` on ('after') or back ('before') while they go on with its sentence (a row
+    that stops mid-sentence, the next within `GOES_ON_S`) or, with `turn`, with its turn (pauses under
+    `TURN_PAUSE_S`): at most `most` rows, `first` first."""
+    rows = [first]
+    while len(rows) < most:
         found = run_sql(memory, _SAID_NEXT_SQL[relation], [vid, rows[-1][0]]).to_pylist()
         if not found:
             break
-        nxt = (float(found[0]["start_s"]), float(found[0]["end_s"]), " ".join(str(found[0]["text"]).split()))
-        earlier, later = (nxt, rows[-1]) if relation == "before" else (rows[-1], nxt)
-        if later[0] - earlier[1] >= TURN_PAUSE_S:
+        row = (found[0]["start_s"], found[0]["end_s"], str(found[0]["text"]))
+        earlier, later = (rows[-1], row) if relation == "after" else (row, rows[-1])
+        pause = later[0] - earlier[1]
+        if (pause >= TURN_PAUSE_S) if turn else (ends_sentence(earlier[2]) or pause > GOES_ON_S):
             break
-        rows.append(nxt)
-    return " ".join(t for _, _, t in sorted(rows))
+        rows.append(row)
+    return rows
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:

@@ -155,21 +155,24 @@ def numbers_read(text: str) -> tuple[str, ...]:
 def _number_runs(seen: Sequence[tuple[float, OcrLine]], number_run: int) -> list[list[tuple[float, OcrLine]]]:
     """`seen` cut where the numbers read change and the new ones hold for `number_run` samples or more; runs
     shorter than that join the run before them (or, at the start, the one after). One run with `number_run` 0."""
-    runs: list[list[tuple[float, OcrLine]]] = []
+    if number_run <= 0:
+        return [list(seen)] if seen else []
+    runs: list[tuple[tuple[str, ...], list[tuple[float, OcrLine]]]] = []  # (numbers read, samples)
     for obs in seen:
-        if runs and (number_run <= 0 or numbers_read(runs[-1][-1][1].text) == numbers_read(obs[1].text)):
-            runs[-1].append(obs)
+        numbers = numbers_read(obs[1].text)
+        if runs and runs[-1][0] == numbers:
+            runs[-1][1].append(obs)
         else:
-            runs.append([obs])
-    kept: list[list[tuple[float, OcrLine]]] = []
-    for run in runs:
-        if kept and (len(run) < number_run or len(kept[-1]) < number_run):
-            kept[-1].extend(run)  # a short run is part of the one before; a short first run, of the next
-        elif kept and numbers_read(kept[-1][0][1].text) == numbers_read(run[0][1].text):
-            kept[-1].extend(run)  # the same numbers again after a misread between
+            runs.append((numbers, [obs]))
+    kept: list[tuple[tuple[str, ...], list[tuple[float, OcrLine]]]] = []
+    for numbers, run in runs:
+        if kept and (len(run) < number_run or len(kept[-1][1]) < number_run or kept[-1][0] == numbers):
+            # a short run is part of the one before (a short first run, of the next); so are the same numbers
+            # again after a misread between
+            kept[-1][1].extend(run)
         else:
-            kept.append(list(run))
-    return kept
+            kept.append((numbers, run))
+    return [run for _, run in kept]
 
 
 def merge_spans(
