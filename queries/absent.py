@@ -215,11 +215,12 @@ def _heard_between(memory: Memory, video_id: str, question: str, words: Sequence
     visa cost 34 pounds a day." Both neighbours must be words of their own (not grammar): "the comedy show"
     holds only 'show'."""
     tokens = re.findall(r"[\w']+", question.lower())
+    missing = {w.lower() for w in words}  # the question's tokens are lower-cased; a missing word may not be
     out = set()
     for w in words:
         for i, t in enumerate(tokens[1:-1], 1):
             before, after = tokens[i - 1], tokens[i + 1]
-            if t != w.lower() or before in STOPWORDS or after in STOPWORDS or before in words or after in words:
+            if t != w.lower() or before in STOPWORDS or after in STOPWORDS or before in missing or after in missing:
                 continue
             pattern = rf"{forms_pattern(before)}\s+[\w']+\s+{forms_pattern(after)}"
             if _count(memory, _BETWEEN_SQL, video_id, pattern) > 0:
