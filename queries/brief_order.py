@@ -276,7 +276,7 @@ def order_items(
                 said = r["text"]
             out.append(BriefItem(
                 "order", vid, r["start_s"], r["end_s"],
-                f'{SOURCE_LABELS[r["source"]]} {word} "{clip_text(phrase, 30)}": "{clip_text(said)}"', 1.0,
+                _related_label(SOURCE_LABELS[r["source"]], word, phrase, said), 1.0,
                 recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
             ))
     if not relations:
@@ -486,6 +486,15 @@ def _said_on(
             break
         rows.append(row)
     return rows
+
+
+def _related_label(kind: str, word: str, phrase: str, said: str) -> str:
+    """The line of what is said or shown next to X. 'speech after "X": "Y"' was read backwards by the small
+    model in trials 12 and 13 ("X was announced right after Y"): the next line is named as the subject that
+    says Y."""
+    lead = {"after": f"the next {kind} after", "before": f"the {kind} just before"}.get(word, f"{kind} {word}")
+    says = " says:" if word in ("after", "before") else ":"
+    return f'{lead} "{clip_text(phrase, 30)}"{says} "{clip_text(said)}"'
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:

@@ -403,7 +403,9 @@ def test_relations_in_time_get_the_other_kind_next_to_the_anchor(
     assert sorted((i.source, i.item_id, i.score) for i in order) == sorted([(*anchor, 0.95), (*joined, 1.0)])
     line = next(i for i in order if i.score == 1.0)
     kind = {"ocr_spans": "on-screen text", "transcript": "speech"}[joined[0]]
-    assert line.text.startswith(f"{kind} {word} ")
+    # the line next to X is named as the subject that says it: 'speech after X: Y' was read backwards
+    lead = {"after": f"the next {kind} after ", "before": f"the {kind} just before "}.get(word, f"{kind} {word} ")
+    assert line.text.startswith(lead)
     assert [(r["source"], r["item_id"]) for r in _replay(known, line.sql)] == [joined]  # its SQL gives it alone
     assert brief.best_match is line  # the line the relation names is pointed at, not the anchor
 
