@@ -285,8 +285,11 @@ def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None, *
         text = f'{SOURCE_LABELS[item.source]}: "{clip_text(str(item.rows[0].get("text", "")))}"'
     tags = [t for t in (nth, f"({item.place_text})" if item.place is not None else None) if t]
     label = SOURCE_LABELS.get(item.source or "")
-    if tags and label and text.startswith(label):  # 'speech 3 of 7: ...', 'on-screen text (bottom) while ...'
-        text = f"{label} {' '.join(tags)}{text[len(label):]}"
+    # 'speech 3 of 7: ...', 'on-screen text (bottom) while ...', 'the next speech 3 of 7 after ...'
+    lead = next((f for f in ("", "the next ", "the ") if label and text.startswith(f + label)), None)
+    if tags and label and lead is not None:
+        at = len(lead) + len(label)
+        text = f"{text[:at]} {' '.join(tags)}{text[at:]}"
     if item.noise is not None:
         text += f" (likely OCR noise: {item.noise})"
     if item.context is not None and not plain:
