@@ -231,8 +231,12 @@ def _then(w: TimeWindow, brief: Brief) -> str:
         at = None  # nothing at the instant ("the end" is the last frame): what the span holds, said so
 
     place = asked_place(brief.question)
+    # of the texts on at the instant, the one that came up nearest it first: trial 13's "what does the yellow
+    # caption at the bottom say around the six-minute mark?" was answered with the corner logo, on since 0 s
+    # and listed first, beside the caption that came up at 360 s
+    came = (lambda i: abs(_bounds(i)[0] - at)) if at is not None else (lambda i: i.start_s)
     shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
-                   key=lambda i: (not place_fits(place, i.place), near(i), i.start_s))
+                   key=lambda i: (not place_fits(place, i.place), near(i), came(i)))
     said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"

@@ -1697,3 +1697,22 @@ def test_the_rows_of_one_announcement_said_while_a_sign_was_on_mark_its_first(se
     best = Brief("What was being announced while the caption at the bottom showed the Wi-Fi network?", "v",
                  tuple(rows)).best_match
     assert (best is rows[0]) if marked else best is None, best
+
+
+def test_of_the_texts_on_at_the_asked_moment_the_one_that_came_up_nearest_it_is_named_first(
+    minilm: Any, tmp_path: Path
+) -> None:
+    """Trial 13's "what does the yellow caption at the bottom say around the six-minute mark?" was answered with
+    the corner logo at the bottom left, on since 0 s and listed first, beside the caption that came up at 360 s."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # vA is 20 s long, its frame 640x480
+        logo = {**spans[0], "span_id": 2, "start_s": 0.0, "end_s": 20.0, "text": "KESTREL TV",
+                "x1": 10.0, "x2": 120.0, "y1": 440.0, "y2": 470.0}
+        caption = {**spans[0], "span_id": 3, "start_s": 12.0, "end_s": 14.0, "text": "BUS 47 AT 15:10",
+                   "x1": 200.0, "x2": 440.0, "y1": 420.0, "y2": 450.0}
+        return [*spans, logo, caption]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        text = brief_text(evidence_brief(mem, "What does the caption at the bottom say around 13 seconds in?",
+                                         video_id="vA"), 600)
+    shown = text.split("at that moment, on screen: ", 1)[1]
+    assert shown.startswith('"BUS 47 AT 15:10" (bottom, 12-14 s), "KESTREL TV" (bottom left, 0-20 s)'), text
