@@ -225,6 +225,9 @@ def ends_sentence(text: str) -> bool:
     return text.rstrip()[-1:] in (".", "?", "!")
 
 
+#: A sentence that starts with a pronoun refers back to the one before it.
+_REFERS_BACK = re.compile(r"\s*(?:it|its|they|their|them|he|his|she|her|this|that|these|those)\b", re.I)
+
 _NEXT_SAID_SQL = (
     "SELECT text FROM transcript WHERE video_id = ? AND start_s >= ? AND start_s <= ? ORDER BY start_s LIMIT 1"
 )
@@ -235,8 +238,15 @@ def goes_on(memory: Memory, video_id: str, text: str, end_s: float) -> str:
     and that row starts as it ends: Whisper cuts long sentences into rows, and the cut can fall before what
     is asked ("Please note a change. The awards ceremony" / "has moved from 1:30 to 2:15")."""
     text = " ".join(text.split())
-    if not text or ends_sentence(text):
+    if not text:
         return text
+    if ends_sentence(text):
+        # a sentence of the same turn that refers back to this one goes on with what it is about: trial 13's
+        # "who is going to lead the first tour of the science wing?" found "The first tour on the Science Wing
+        # leads from the Library Steps at 10.15.", its guide named in the next, "It will be led by Mrs. ..."
+        rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + TURN_PAUSE_S]).to_pylist()
+        refers = rows and _REFERS_BACK.match(str(rows[0]["text"]))
+        return f"{text} {' '.join(str(rows[0]['text']).split())}" if refers else text
     rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + GOES_ON_S]).to_pylist()
     return f"{text} {' '.join(str(rows[0]['text']).split())}" if rows else text
 

@@ -1651,6 +1651,30 @@ def test_a_line_cut_mid_sentence_is_shown_with_the_row_that_goes_on_from_it(
     assert moved.text.count("Change of plan") == 1, moved
 
 
+def test_a_finished_line_reads_on_into_a_sentence_of_its_turn_that_refers_back_to_it(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Trial 13's "who is going to lead the first tour of the science wing?" found "The first tour on the Science
+    Wing leads from the Library Steps at 10.15.", its guide named in the next row, "It will be led by Mrs. ...".
+    A next row of the same turn (under `TURN_PAUSE_S` later) that starts with a pronoun goes on with it; one
+    that does not, or that comes after a pause, does not."""
+    speech = [(0, 1.0, 3.0, "The first tour of the science wing leaves from the library steps."),
+              (1, 3.6, 5.0, "It will be led by Mrs Adeline Price."),
+              (2, 12.0, 14.0, "Tomorrow it will rain in the mountains."),
+              (3, 14.5, 16.0, "Bring an umbrella."),
+              (4, 22.0, 24.0, "The ferry to the island leaves at noon."),
+              (5, 27.0, 28.5, "It is late today.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        tour = evidence_brief(mem, "Who is going to lead the first tour of the science wing?", video_id="vA")
+        rain = evidence_brief(mem, "Where will it rain tomorrow?", video_id="vA").best_match
+        ferry = evidence_brief(mem, "When does the ferry to the island leave?", video_id="vA").best_match
+    best = tour.best_match
+    assert best is not None and best.text.endswith(
+        '"The first tour of the science wing leaves from the library steps. It will be led by Mrs Adeline Price."')
+    assert rain is not None and rain.text.endswith('"Tomorrow it will rain in the mountains."'), rain
+    assert ferry is not None and ferry.text.endswith('"The ferry to the island leaves at noon."'), ferry
+
+
 def test_a_code_counts_its_lines_however_speech_recognition_wrote_it(
     minilm: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
