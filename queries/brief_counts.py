@@ -194,6 +194,11 @@ def distinct_text_items(
         return [f"{n} {g}" for g, ts in groups.items() if (n := sum(t in among for t in ts))]
 
     tally = ", ".join(by_place(texts))
+    if asked is not None and len(fits) > 1 and want in fits and _ONE_THING.search(question):
+        # one thing stays at one place, the asked one itself among those that fit it: trial 13's "how many
+        # different messages does the banner across the top show?" (4 at the top) was answered with 'top''s
+        # 11, its corners' too (the car park sign at the top left)
+        fits, asked = {want}, groups[want]
     if asked is not None:
         others = [(g, ts) for g, ts in groups.items() if g not in fits]
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}"
@@ -207,8 +212,19 @@ def distinct_text_items(
         # "how many different numbers does the runners-finished counter show?" (trial 12): the texts that hold
         # the most of the question's words the video holds, then the whole video's
         asked, places = named, by_place(named)
-        text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {', '.join(repr(w) for w in held)}"
-                + (f" ({', '.join(places)})" if len(places) > 1 else "") + f": {listed(named)}; {total} in all")
+        words = ", ".join(repr(w) for w in held)
+        placed = sorted(((g, [t for t in ts if t in named]) for g, ts in groups.items() if set(ts) & set(named)),
+                        key=lambda x: -len(x[1]))
+        if len(placed) > 1 and _ONE_THING.search(question):
+            # what one thing shows, and one thing stays at its place: trial 13's "how many different values does
+            # the car park B sign go through?" (5, top left) was answered 6, with the camera label "CAM 4 - CAR
+            # PARK B" (bottom right) among them. The place most of them are at, then the others.
+            (g, asked), rest = placed[0], placed[1:]
+            text = (f"{len(asked)} different text{'s' * (len(asked) != 1)} with {words} {g}: {listed(asked)}"
+                    + "".join(f"; {len(ts)} more with them {h}: {listed(ts)}" for h, ts in rest) + f"; {total} in all")
+        else:
+            text = (f"{len(named)} different text{'s' * (len(named) != 1)} with {words}"
+                    + (f" ({', '.join(places)})" if len(places) > 1 else "") + f": {listed(named)}; {total} in all")
     else:
         text = f"{total}: {listed(texts[:_LISTED])}{', ...' * (len(texts) > _LISTED)}; by place: {tally}"
     if windows:
@@ -219,6 +235,11 @@ def distinct_text_items(
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
 
+
+#: "how many different values does the car park sign go through?": what one thing on screen shows.
+_ONE_THING = re.compile(
+    r"\b(?:does|did|do)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?[\w-]+\s+"
+    r"(?:show|display|read|flash|go\s+through|cycle\s+through|change\s+between)\b", re.I)
 
 #: The most texts a count lists whole: it is shown whole or not at all, and must fit a brief.
 _LISTED = 12

@@ -1740,3 +1740,36 @@ def test_of_the_texts_on_at_the_asked_moment_the_one_that_came_up_nearest_it_is_
                                          video_id="vA"), 600)
     shown = text.split("at that moment, on screen: ", 1)[1]
     assert shown.startswith('"BUS 47 AT 15:10" (bottom, 12-14 s), "KESTREL TV" (bottom left, 0-20 s)'), text
+
+
+def test_what_one_thing_shows_is_counted_at_the_place_most_of_its_texts_are(minilm: Any, tmp_path: Path) -> None:
+    """Trial 13's "how many different values does the car park B sign go through?" (5, at the top left) was
+    answered 6: the camera label "CAM 4 - CAR PARK B" at the bottom right holds the same words. One thing stays
+    at its place: the count is of the place most of them are at, the others follow by place."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # vA's frame is 640x480, its texts at the top
+        closed = {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 14.0, "text": "PLATFORM 9 CLOSED"}
+        label = {**spans[0], "span_id": 3, "start_s": 0.0, "end_s": 20.0, "text": "CAM 1 - PLATFORM 9",
+                 "x1": 480.0, "x2": 630.0, "y1": 440.0, "y2": 470.0}
+        cafe = {**spans[0], "span_id": 4, "start_s": 0.0, "end_s": 20.0, "text": "CAFE OPEN",
+                "x1": 10.0, "x2": 120.0, "y1": 10.0, "y2": 40.0}
+        return [*spans, closed, label, cafe]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        one = evidence_brief(mem, "How many different messages does the platform sign show?", video_id="vA")
+        every = evidence_brief(mem, "How many different texts mention the platform?", video_id="vA")
+        # trial 13's "how many different messages does the banner across the top of the screen show?" (4) was
+        # answered 11: 'top' fits its corners too, where another sign was. The place asked itself, when a
+        # thing's texts are there.
+        banner = evidence_brief(mem, "How many different messages does the banner across the top of the screen "
+                                     "show?", video_id="vA")
+        tops = evidence_brief(mem, "How many different texts are shown at the top?", video_id="vA")
+    counted = next(i for i in one.items if i.kind == "count")
+    assert counted.text.startswith("2 different texts with 'platform' at the top: "), counted.text
+    assert '; 1 more with them at the bottom right: "CAM 1 - PLATFORM 9"' in counted.text, counted.text
+    assert counted.rows[0]["counted"] == 2
+    # texts that mention a thing, wherever they are, are all counted
+    assert next(i for i in every.items if i.kind == "count").rows[0]["counted"] == 3
+    counted = next(i for i in banner.items if i.kind == "count")
+    assert counted.text.startswith("3 different texts at the top: "), counted.text
+    assert "; 1 at the top left" in counted.text, counted.text
+    assert next(i for i in tops.items if i.kind == "count").rows[0]["counted"] == 4  # texts at the top, not one thing
