@@ -240,14 +240,14 @@ def goes_on(memory: Memory, video_id: str, text: str, end_s: float) -> str:
     text = " ".join(text.split())
     if not text:
         return text
-    if ends_sentence(text):
-        # a sentence of the same turn that refers back to this one goes on with what it is about: trial 13's
-        # "who is going to lead the first tour of the science wing?" found "The first tour on the Science Wing
-        # leads from the Library Steps at 10.15.", its guide named in the next, "It will be led by Mrs. ..."
-        rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + TURN_PAUSE_S]).to_pylist()
-        refers = rows and _REFERS_BACK.match(str(rows[0]["text"]))
-        return f"{text} {' '.join(str(rows[0]['text']).split())}" if refers else text
-    rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + GOES_ON_S]).to_pylist()
+    # a finished line goes on only with a sentence of its turn that refers back to it: trial 13's "who is going
+    # to lead the first tour of the science wing?" found "The first tour on the Science Wing leads from the
+    # Library Steps at 10.15.", its guide named in the next, "It will be led by Mrs. ..."
+    finished = ends_sentence(text)
+    rows = run_sql(memory, _NEXT_SAID_SQL, [video_id, end_s - 0.05, end_s + (TURN_PAUSE_S if finished else GOES_ON_S)]
+                   ).to_pylist()
+    if finished and rows and not _REFERS_BACK.match(str(rows[0]["text"])):
+        rows = []
     return f"{text} {' '.join(str(rows[0]['text']).split())}" if rows else text
 
 
