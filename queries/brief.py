@@ -49,6 +49,7 @@ from queries import _checks
 from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value, video_words
 from queries.brief_change import unheld_label, unnumbered_slot, value_changes
 from queries.brief_counts import (
+    ONE_THING_SHOWS,
     action_labels,
     count_items,
     distinct_text_items,
@@ -79,9 +80,11 @@ from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
 from queries.question_words import (
     ASKS_BEFORE_CHANGE,
+    AUXILIARIES,
     CAPITALISED,
     CATEGORY_WORDS,
     FRAME_WORDS,
+    GRAMMAR_WORDS,
     NAMES_CHANGE,
     STOPWORDS,
     asked_value,
@@ -142,19 +145,37 @@ _HOW_MANY = re.compile(r"\bhow many\b|\bnumber of\b|(?:^|[.:;!?-]\s*)count\b", r
 _COUNT_WORDS = r"how many|number of|count(?:\s+up)?(?:\s+the)?"
 #: Nouns that name on-screen text ('message' may be spoken too, so it is no such noun alone).
 _NAMES_TEXT = re.compile(rf"\b(?:{TEXT_NOUNS})\b", re.I)
-#: "How many different signs appear on screen?": distinct on-screen texts.
-_DISTINCT_TEXTS = re.compile(
-    rf"\b(?:{_COUNT_WORDS})\s+(?:(?:diff?e?re?nt|distinct|separate|unique|individual|second(?:-line)?|new|"
-    r"on-?screen|written|pieces?|bits?|lines?|kinds?|of|top|bottom|upper|lower|middle|main|corner)\s+){0,4}"
-    rf"(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b"
-    # "how many times does a second line of text show up under the top banner?" (trial 8)
-    rf"|\bhow\s+many\s+times\s+(?:does|do|did|is|are|was|were|will)\s+(?:(?:a|an|the|any)\s+)?(?:[\w-]+\s+){{0,3}}?"
+#: The words between a count's opening and the text noun it counts ("how many *different yellow* banners"): any
+#: but grammar that opens a clause ("how many people hold signs", "how many seconds is the sign up"), checked by
+#: `counts_texts`, nor words of speech ("separate spoken messages"); "of" joins them ("number of pieces of
+#: text"), and "on screen" is one word there.
+_TEXT_COUNT = re.compile(
+    rf"\b(?:{_COUNT_WORDS})\s+((?:[\w-]+\s+){{0,4}}?)(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
+    re.I)
+#: Other ways to ask how many texts: "how many times does a second line of text show up under the top
+#: banner?" (trial 8), and what one thing on screen shows (`ONE_THING_SHOWS`): "how many different numbers
+#: does the runners-finished counter show?" (trial 12).
+_TEXT_COUNT_ELSE = re.compile(
+    rf"\bhow\s+many\s+times\s+(?:does|do|did|is|are|was|were|will)\s+(?:(?:a|an|the|any)\s+)?(?:[\w-]+\s+){{0,3}}?"
     rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b"
-    # "how many different numbers does the runners-finished counter show?" (trial 12): what a thing on screen shows
-    r"|\bhow\s+many\s+(?:diff?e?re?nt|distinct|unique|separate)\s+[\w-]+\s+(?:does|did|do)\s+(?:the|a|an|that|this)\s+"
-    r"(?:[\w-]+\s+){0,3}?[\w-]+\s+(?:show|display|read|flash|go\s+through|cycle\s+through|change\s+between)\b",
+    rf"|\bhow\s+many\s+(?:diff?e?re?nt|distinct|unique|separate)\s+[\w-]+\s+{ONE_THING_SHOWS}",
     re.I,
 )
+_CLAUSE_WORDS = (GRAMMAR_WORDS - {"of"}) | AUXILIARIES
+
+
+def counts_texts(question: str) -> bool:
+    """Whether a question counts different on-screen texts: "how many coloured captions pop up?", "how many
+    different signs appear on screen?", "how many messages does the top strip cycle through?"."""
+    q = re.sub(r"\bon[\s-]+screen\b", "on-screen", question, flags=re.I)
+    for m in _TEXT_COUNT.finditer(q):
+        between = m.group(1).lower()
+        if not (set(between.split()) & _CLAUSE_WORDS or SPOKEN.search(between)
+                or object_categories(between, tuple(CATEGORY_WORDS))):
+            return True
+    return bool(_TEXT_COUNT_ELSE.search(q))
+
+
 #: "How many separate announcements does the speaker make?", "how many different things does the voice
 #: announce?": the stretches of speech (turns), counted.
 _SPEECH_COUNT = re.compile(r"\b(?:announcements?|messages? (?:said|spoken|read out))\b", re.I)
@@ -633,7 +654,7 @@ def evidence_brief(
         valued = counted_value(question) if counting and not archive and not unread else None
         counts_speech = _HOW_MANY.search(question) and (SPEECH_QUESTION.search(question)
                                                         or _SPEECH_COUNT.search(question))
-        if _DISTINCT_TEXTS.search(question):
+        if counts_texts(question):
             held = () if archive or unread else tuple(
                 w for w in held_subjects(memory, vid, question, facts.categories) if not _NAMES_TEXT.fullmatch(w))
             items += distinct_text_items(memory, vid, facts, question, windows, held)

@@ -23,6 +23,7 @@ from queries.text_kinds import named_sources
 from queries.time_phrases import TimeWindow, at_video_end
 
 __all__ = [
+    "ONE_THING_SHOWS",
     "TURN_PAUSE_S",
     "action_labels",
     "count_items",
@@ -39,6 +40,13 @@ __all__ = [
     "speech_word_items",
     "visible_items",
 ]
+
+
+#: "does the car park sign go through", "did the top strip cycle through": what one thing on screen shows,
+#: as a count of the different texts asks it ("how many different values does the car park sign go through?").
+ONE_THING_SHOWS = (r"(?:does|did|do)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?[\w-]+\s+"
+                   r"(?:show|display|read|flash|go\s+through|cycle\s+through|change\s+between)\b")
+_ONE_THING = re.compile(rf"\b{ONE_THING_SHOWS}", re.I)
 
 
 # Counts read the boxes found in a frame with the confidence that starts a track (`seen_at`): tracks
@@ -235,11 +243,6 @@ def distinct_text_items(
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
 
-
-#: "how many different values does the car park sign go through?": what one thing on screen shows.
-_ONE_THING = re.compile(
-    r"\b(?:does|did|do)\s+(?:the|a|an|that|this)\s+(?:[\w-]+\s+){0,6}?[\w-]+\s+"
-    r"(?:show|display|read|flash|go\s+through|cycle\s+through|change\s+between)\b", re.I)
 
 #: The most texts a count lists whole: it is shown whole or not at all, and must fit a brief.
 _LISTED = 12

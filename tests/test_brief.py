@@ -506,6 +506,23 @@ def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     assert max(brief.choices, key=lambda c: c.score).index == 1
 
 
+@pytest.mark.parametrize(("question", "counts"), [
+    ("how many coloured captions pop up in the lower part of the video", True),  # trial 14: no count item
+    ("How many messages rotate through the yellow strip at the top?", True),
+    ("how many different on screen texts are there in backseat_memo", True),
+    ("How many different numbers does the standby cars sign display?", True),
+    ("How many times does a second line of text show up under the top banner?", True),
+    ("How many people hold signs?", False),  # people are counted, not signs
+    ("How many cars pass the sign?", False),
+    ("How many seconds is the banner up?", False),
+    ("I need the number of separate spoken messages in crossing_street.", False),  # speech
+])
+def test_a_count_of_texts_is_told_by_what_it_counts(question: str, counts: bool) -> None:
+    from queries.brief import counts_texts
+
+    assert counts_texts(question) is counts
+
+
 def _va_spans(minilm: Any, folder: Path, edit: Any) -> Path:
     """The known memory's rows with vA's on-screen text spans replaced by `edit(spans)`, written to `folder`."""
     from memory import rows_table
