@@ -152,13 +152,14 @@ _NAMES_TEXT = re.compile(rf"\b(?:{TEXT_NOUNS})\b", re.I)
 _TEXT_COUNT = re.compile(
     rf"\b(?:{_COUNT_WORDS})\s+((?:[\w-]+\s+){{0,4}}?)(?:{TEXT_NOUNS}|messages?|things? (?:are )?(?:written|shown))\b",
     re.I)
-#: Other ways to ask how many texts: "how many times does a second line of text show up under the top
-#: banner?" (trial 8), and what one thing on screen shows (`ONE_THING_SHOWS`): "how many different numbers
-#: does the runners-finished counter show?" (trial 12).
+#: What one thing on screen shows (`ONE_THING_SHOWS`), counted: "how many different numbers does the
+#: runners-finished counter show?" (trial 12), "how many different temperature readings did the sign on the
+#: left show?"; the words before it are checked as `_TEXT_COUNT`'s.
+_SHOWN_COUNT = re.compile(rf"\bhow\s+many\s+((?:[\w-]+\s+){{1,3}}?){ONE_THING_SHOWS}", re.I)
+#: "how many times does a second line of text show up under the top banner?" (trial 8).
 _TEXT_COUNT_ELSE = re.compile(
     rf"\bhow\s+many\s+times\s+(?:does|do|did|is|are|was|were|will)\s+(?:(?:a|an|the|any)\s+)?(?:[\w-]+\s+){{0,3}}?"
-    rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b"
-    rf"|\bhow\s+many\s+(?:diff?e?re?nt|distinct|unique|separate)\s+[\w-]+\s+{ONE_THING_SHOWS}",
+    rf"(?:{TEXT_NOUNS})\b(?:\s+[\w-]+){{0,4}}?\s+(?:shows?\s+up|shown|appears?|comes?\s+up|pops?\s+up|displayed)\b",
     re.I,
 )
 _CLAUSE_WORDS = (GRAMMAR_WORDS - {"of"}) | AUXILIARIES
@@ -168,7 +169,7 @@ def counts_texts(question: str) -> bool:
     """Whether a question counts different on-screen texts: "how many coloured captions pop up?", "how many
     different signs appear on screen?", "how many messages does the top strip cycle through?"."""
     q = re.sub(r"\bon[\s-]+screen\b", "on-screen", question, flags=re.I)
-    for m in _TEXT_COUNT.finditer(q):
+    for m in (*_TEXT_COUNT.finditer(q), *_SHOWN_COUNT.finditer(q)):
         between = m.group(1).lower()
         if not (set(between.split()) & _CLAUSE_WORDS or SPOKEN.search(between)
                 or object_categories(between, tuple(CATEGORY_WORDS))):

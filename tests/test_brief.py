@@ -511,6 +511,8 @@ def test_distinct_on_screen_texts_are_counted(known: Any) -> None:
     ("How many messages rotate through the yellow strip at the top?", True),
     ("how many different on screen texts are there in backseat_memo", True),
     ("How many different numbers does the standby cars sign display?", True),
+    ("how many different temperature readings did the sign on the left show", True),
+    ("How many people does the camera show?", False),
     ("How many times does a second line of text show up under the top banner?", True),
     ("How many people hold signs?", False),  # people are counted, not signs
     ("How many cars pass the sign?", False),
