@@ -212,7 +212,15 @@ def distinct_text_items(
         text = f"{len(asked)} different text{'s' * (len(asked) != 1)} {want}"
         if len(places := by_place(asked)) > 1:  # 'top' fits its middle and corners: trial 13's banner had 4 of 11
             text += f" ({', '.join(places)})"
-        text += f": {listed(asked)}; {total} in all"
+        # a label on the whole video is told apart from the texts that come and go there: out15's "how many
+        # distinct captions popped up at the bottom?" (4) was answered 5, the camera label among them
+        stays = [x for x in asked if _on_whole_video(x, facts.duration_s)]
+        came = [x for x in asked if x not in stays]
+        if stays and came:
+            text += (f": {len(came)} came and went: {listed(came)}; {len(stays)} stayed on the whole video: "
+                     f"{listed(stays)}; {total} in all")
+        else:
+            text += f": {listed(asked)}; {total} in all"
         # the other places by their counts alone: listed too, the item outgrew a brief of a long video's 30 texts,
         # and the count asked was not shown at all (trial 13)
         text += "".join(f"; {len(ts)} {g}" for g, ts in others)
@@ -246,6 +254,12 @@ def distinct_text_items(
 
 #: The most texts a count lists whole: it is shown whole or not at all, and must fit a brief.
 _LISTED = 12
+
+
+def _on_whole_video(text: tuple[str, float, float], duration_s: float | None) -> bool:
+    """Whether a text (with its first and last time) is on from the video's start to its end (a span ends at its
+    last sampled frame, a second or two before the end)."""
+    return duration_s is not None and text[1] <= 2.0 and text[2] >= duration_s - 3.0
 
 
 def _holding(texts: Sequence[tuple[str, float, float]], words: Sequence[str]) -> list[tuple[str, float, float]]:

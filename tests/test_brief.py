@@ -1792,3 +1792,29 @@ def test_what_one_thing_shows_is_counted_at_the_place_most_of_its_texts_are(mini
     assert counted.text.startswith("3 different texts at the top: "), counted.text
     assert "; 1 at the top left" in counted.text, counted.text
     assert next(i for i in tops.items if i.kind == "count").rows[0]["counted"] == 4  # texts at the top, not one thing
+
+
+def test_a_label_on_the_whole_video_is_told_apart_from_the_texts_that_come_up_at_its_place(
+        minilm: Any, tmp_path: Path) -> None:
+    """out15's "how many distinct captions popped up at the bottom?" (4) was answered 5: the camera label at the
+    bottom right, on for the whole video, was counted with the captions. The place's count tells the texts that
+    come and go there from the label that stays, and counts both (the label is a text shown there too)."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # vA is 20 s long, 640x480
+        low = {"y1": 440.0, "y2": 470.0}
+        return [*spans,
+                {**spans[0], **low, "span_id": 2, "start_s": 0.0, "end_s": 19.0, "text": "CAM 1", "x1": 520.0,
+                 "x2": 630.0},
+                {**spans[0], **low, "span_id": 3, "start_s": 4.0, "end_s": 7.0, "text": "BUS 5 DUE", "x1": 10.0,
+                 "x2": 200.0},
+                {**spans[0], **low, "span_id": 4, "start_s": 12.0, "end_s": 15.0, "text": "GATE B OPEN", "x1": 10.0,
+                 "x2": 220.0}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        bottom = evidence_brief(mem, "How many different captions come up at the bottom?", video_id="vA")
+        everything = evidence_brief(mem, "How many different texts are on screen?", video_id="vA")
+    counted = next(i for i in bottom.items if i.kind == "count")
+    assert counted.text.startswith("3 different texts at the bottom"), counted.text
+    assert ': 2 came and went: "BUS 5 DUE" first 4 s' in counted.text, counted.text
+    assert '; 1 stayed on the whole video: "CAM 1"' in counted.text, counted.text
+    assert counted.rows[0]["counted"] == 3
+    assert next(i for i in everything.items if i.kind == "count").rows[0]["counted"] == 5  # the whole video's: all
