@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from queries.brief import Brief, BriefItem, VideoFacts, asked_place, clip_text, seconds_text, span_text
 from queries.screen_places import place_fits
@@ -240,7 +241,26 @@ def _then(w: TimeWindow, brief: Brief) -> str:
     said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
     return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
-            f"; said: {_listed(said, place=False) or 'nothing'}")
+            f"; said: {_listed(said, place=False) or 'nothing'}" + ("" if at is not None else _changes(shown)))
+
+
+def _changes(shown: list[BriefItem]) -> str:
+    """'; changed in that span: at the left "A" (0-44 s), then "B" (45-94 s)' for each place where one text
+    followed another within a span: out15's "between 0:30 and 1:10, the temperature sign changed from what to
+    what?" was answered with the sign's first and last texts of the video, the one that came up in the span
+    cut from the list of what was on screen."""
+    by_place: dict[str, list[BriefItem]] = {}
+    for i in sorted(shown, key=_time_order):
+        if i.place_text:
+            by_place.setdefault(i.place_text, []).append(i)
+    parts = []
+    for where, items in by_place.items():
+        steps = [b for a, b in pairwise(items) if _bounds(b)[0] >= _bounds(a)[1] - 1.0]  # one after another
+        if steps:
+            texts = [items[0], *steps]
+            parts.append(f"{where}: " + ", then ".join(
+                f"{i.text.split(': ', 1)[-1]} ({span_text(i.start_s, i.end_s)})" for i in texts[:_THEN_MAX]))
+    return f"; changed in that span: {'; '.join(parts)}" if parts else ""
 
 
 def _bounds(item: BriefItem) -> tuple[float, float]:

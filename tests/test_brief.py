@@ -1173,6 +1173,24 @@ def test_a_time_line_lists_the_text_nearest_its_instant_first() -> None:
             in brief_text(brief, 600))
 
 
+def test_a_span_says_where_one_text_followed_another() -> None:
+    """out15's "between 0:30 and 1:10, the temperature sign changed from what to what?" was answered with the
+    sign's first and last texts of the video: the one that came up in the span was cut from the list. Each
+    place where a text followed another in the span is said so; texts on together are no change."""
+    def span(i: int, a: float, b: float, text: str, place: str) -> BriefItem:
+        return BriefItem("window", "v", a, b, f'on-screen text: "{text}"', 0.9, "", (), "ocr_spans", i, place=place)
+
+    items = (span(0, 0, 69, "ICE RINK OPEN", "top"), span(1, 0, 44, "TEMP -7 C", "left"), span(2, 0, 197, "CAM 1",
+             "bottom right"), span(3, 38, 44, "LIFT CLOSED", "bottom"), span(4, 45, 94, "TEMP -5 C", "left"))
+    brief = Brief("What did the sign change from and to between 0:30 and 1:10?", "v", items,
+                  windows=(TimeWindow(30.0, 70.0, "between 0:30 and 1:10"),))
+    text = brief_text(brief, 600)
+    assert 'changed in that span: left: "TEMP -7 C" (0-44 s), then "TEMP -5 C" (45-94 s)' in text, text
+    assert "top:" not in text.split("changed in that span")[1]  # one text at the top: no change
+    at = Brief("What does the sign say at 0:50?", "v", items, windows=(TimeWindow(48.0, 52.0, "at 0:50", 50.0),))
+    assert "changed in that span" not in brief_text(at, 600)  # an instant: what is on then
+
+
 def test_a_video_shown_whole_numbers_its_speech_lines(known: Any) -> None:
     """'How many separate announcements?' was answered 3 and 0 with all 7 and 4 lines shown."""
     text = brief_text(evidence_brief(known, "How many things does the speaker say?", video_id="vA"), 600)
