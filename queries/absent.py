@@ -30,6 +30,7 @@ from queries.question_words import (
     QUOTED,
     STOPWORDS,
     VALUE_WORDS,
+    abbreviates,
     asked_value,
     asks_content,
     forms_pattern,
@@ -197,10 +198,26 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
         words = tuple(w for w in words if w not in rooted)
         if alike:  # the look-alikes of the doers left, not of those dropped
             alike = _missing_doers(memory, video_id, words)[1] if words else ()
+    if words and (short := _abbreviated(memory, video_id, words)):
+        words = tuple(w for w in words if w not in short)
+        alike = alike if words else ()
     if words and (heard := _heard_between(memory, video_id, question, words)):
         words = tuple(w for w in words if w not in heard)
         alike = alike if words else ()
     return Absent(quoted, words, alike, named=by_name and bool(words))
+
+
+#: The video's on-screen texts, where a sign abbreviates ('TEMP', 'INFO').
+_SCREEN_SQL = "SELECT text FROM text_items WHERE video_id = ? AND source = 'ocr_spans'"
+
+
+def _abbreviated(memory: Memory, video_id: str, words: Sequence[str]) -> set[str]:
+    """The missing `words` that an on-screen text writes cut short (`abbreviates`): out15's "how did the base
+    temperature on the left sign change?" was answered "nothing mentions 'temperature'" beside the sign
+    BASE TEMP -7 C."""
+    cuts = {t for r in run_sql(memory, _SCREEN_SQL, [video_id]).to_pylist()
+            for t in re.findall(r"\b[A-Z]{3,}\b", str(r["text"]))}
+    return {w for w in words if any(abbreviates(c, w) for c in cuts)}
 
 
 #: Rows of the video with one word between two given ones ($2: a regex), as speech recognition writes a
@@ -342,12 +359,17 @@ def _may_name(text: str, question: str) -> bool:
     return False
 
 
+def naming_words(memory: Memory, video_id: str, question: str) -> set[str]:
+    """The words that name the video, not a thing in it: its file name's and the question's (`video_words`)."""
+    return _file_words(memory, video_id) | video_words(question)
+
+
 def _asked_subjects(memory: Memory, video_id: str, question: str, categories: Sequence[str]) -> list[str]:
     """`subject_words` of `question` without the words that name the video: "in the forecourt video",
     "the rabbit cartoon" name it by its file or by what it shows, not a thing it should say; nor the light
     verbs 'get' and 'go', which carry another verb ("which of these gets mentioned first?", "while the voice is
     going on about the temperature": test19's two false firings at 8de74d9, 'gets' and 'going' missing)."""
-    named = _file_words(memory, video_id) | video_words(question) | _LIGHT_VERBS
+    named = naming_words(memory, video_id, question) | _LIGHT_VERBS
     return [s for s in subject_words(question, categories) if s.lower() not in named]
 
 

@@ -19,10 +19,10 @@ Wave A and WAVE B: `unheld_label`).
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from memory import Memory
-from queries.absent import Absent
+from queries.absent import Absent, naming_words
 from queries.brief_counts import fold_text, said_turns
 from queries.brief_items import BriefItem, VideoFacts, numbers_of, recorded_sql, seconds_text
 from queries.question_words import (
@@ -30,6 +30,7 @@ from queries.question_words import (
     GRAMMAR_WORDS,
     STOPWORDS,
     WH_NOUN,
+    abbreviates,
     asked_value,
     forms_pattern,
     slot_words,
@@ -62,7 +63,7 @@ def value_changes(memory: Memory, vid: str, question: str, facts: VideoFacts) ->
     for a question about a change (the caller decides that), or none when the lines about its thing give
     one noun of the question fewer than two values."""
     lines = _lines(memory, vid, facts)
-    about = _about(lines, question, facts.categories)
+    about = _about(lines, question, facts.categories, naming_words(memory, vid, question))
     if not about:
         return []
     thing, thread = about
@@ -108,7 +109,7 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
         lines = _lines(memory, vid, facts) if lines is None else lines
         if sum(bool(numbered.search(number_words_to_digits(ln[3].lower()))) for ln in lines) < 2:
             continue
-        about = _about(lines, question, facts.categories)
+        about = _about(lines, question, facts.categories, naming_words(memory, vid, question))
         if about is None or re.fullmatch(forms_pattern(about[0]), noun):
             continue
         thing, thread = about
@@ -168,17 +169,21 @@ def _lines(memory: Memory, vid: str, facts: VideoFacts) -> list[Line]:
     return sorted(said + shown)
 
 
-def _about(lines: Sequence[Line], question: str, categories: Sequence[str]) -> tuple[str, list[Line]] | None:
+def _about(lines: Sequence[Line], question: str, categories: Sequence[str],
+           naming: Collection[str] = ()) -> tuple[str, list[Line]] | None:
     """The question's rarest subject word that some line holds (a name first), and the lines about it: those holding it,
     and those that share a code with them (speech recognition wrote 'Tarnvom' where the sign reads
-    TARNHOLM; both say BC388)."""
+    TARNHOLM; both say BC388). Not a word that names the video (`naming`): out15's "how did the base
+    temperature on the left sign change over the Kesselkopf cable car base video?" was about 'cable', said once.
+    A sign's word cut short is the word (`abbreviates`: BASE TEMP -7 C is about 'temperature')."""
     slots = slot_words(question)
     held: dict[str, list[Line]] = {}
     for w in subject_words(question, categories):
-        if w.lower() in slots or re.fullmatch(r"\d+", w):
+        if w.lower() in slots or w.lower() in naming or re.fullmatch(r"\d+", w):
             continue
         pattern = re.compile(forms_pattern(w.lower()), re.I)
-        if found := [ln for ln in lines if pattern.search(ln[3])]:
+        if found := [ln for ln in lines if pattern.search(ln[3])
+                     or (ln[2] == "shown" and any(abbreviates(t, w) for t in re.findall(r"\b[A-Z]{3,}\b", ln[3])))]:
             held[w.lower()] = found
     if not held:
         return None

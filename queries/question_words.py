@@ -10,7 +10,8 @@ from collections.abc import Collection, Sequence
 from queries.question_form import sentences
 
 __all__ = ["ASKS_BEFORE_CHANGE", "AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS",
-           "GRAMMAR_WORDS", "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "asked_value",
+           "GRAMMAR_WORDS", "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "abbreviates",
+           "asked_value",
            "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
            "mentioned_words", "mentions_either", "names_what", "object_categories", "respelled", "stems",
            "subject_words", "without_file_name", "yes_no_question"]
@@ -738,6 +739,17 @@ def spelling_variants(word: str) -> list[str]:
         return []
     other = next((pattern.sub(repl, w) for pattern, repl in _RESPELLINGS if pattern.match(w)), w)
     return [other] if other != w else []
+
+
+def abbreviates(cut: str, word: str) -> bool:
+    """Whether `cut`, as a sign writes it in capitals, is `word` cut short: three letters kept or more, four
+    dropped or more ('TEMP' of 'temperature', 'INFO' of 'information'); not a word with an ending ('SNOW' of
+    'snowman', 'LECTURE' of 'lecturer'), nor a word in lower case.
+
+    >>> abbreviates("TEMP", "temperature"), abbreviates("SNOW", "snowman"), abbreviates("temp", "temperature")
+    (True, False, False)
+    """
+    return len(cut) >= 3 and cut.isupper() and len(word) - len(cut) >= 4 and word.lower().startswith(cut.lower())
 
 
 def forms_pattern(word: str) -> str:

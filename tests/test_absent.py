@@ -421,3 +421,17 @@ def test_a_name_nothing_about_the_subject_gives(minilm: Any, tmp_path: Path, mon
         assert (grandson.unstated, grandson.held) == ("name", ("ann", "lee", "grandson")), grandson
         assert unstated_value(mem, "vA", "what is the mayor's name?", CATS) == Absent()  # the next row's
         assert unstated_value(mem, "vA", "What is the exit called?", CATS) == Absent()  # PLATFORM 9 EXIT
+
+
+def test_a_word_a_sign_cuts_short_is_held(minilm: Any, tmp_path: Path) -> None:
+    """out15's "how did the base temperature on the left sign change?" was answered "nothing mentions
+    'temperature'" beside the sign BASE TEMP -7 C. A sign's capitals cut short are the word; a word with an
+    ending is not ('SNOW' is no 'snowman')."""
+    from tests.test_brief import _va_spans
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 16.0, "text": "TEMP -7 C SNOW"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        assert absent_from_video(mem, "vA", "How did the temperature change?", CATS).words == ()
+        assert absent_from_video(mem, "vA", "Where is the snowman?", CATS).words == ("snowman",)
