@@ -105,6 +105,10 @@ def counted_answer(brief: Brief | None, *, max_tokens: int) -> str | None:
     top = _shown_mark(brief, fitted_items(brief, max_tokens))
     if top is None or top.kind != "count" or brief.facts is None:
         return None
+    if top.rows and "value" in top.rows[0]:
+        # the values a thing took, in time order, marked for how it changed (`Brief.best_match`): out15's "how
+        # did the base temperature on the left sign change?" was answered "-7 C to -5 C", twice, beside the four
+        return f"{top.text} (found in the memory)."
     narrowing = brief.narrowing
     if subject_words(brief.asked, brief.facts.categories) if narrowing is None else narrowing:
         return None

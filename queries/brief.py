@@ -251,6 +251,8 @@ class Brief:
         counted = self._counted()
         if counted is not None:
             return counted
+        if (change := self._how_changed()) is not None:
+            return change
         related = [i for i in self.items if i.kind == "order" and i.score == 1.0]
         if len(related) > 1 and (want := asked_place(self.asked)) is not None:
             # "the sign at the top while X was said": of the two texts on then, the one at the top (and
@@ -398,6 +400,18 @@ class Brief:
             if i.source == "ocr_spans" and i.item_id is not None and i.noise is None and i.overlaps(since, t):
                 on.setdefault((i.video_id, i.item_id), i)
         return next(iter(on.values())) if len(on) == 1 else None
+
+    def _how_changed(self) -> BriefItem | None:
+        """The values a thing took, in time order (`value_changes`), for a question how it changed over the
+        video: not what it became or was before (the latest or the earliest line says it), nor when or why.
+        out15's "how did the base temperature on the left sign change?" (-7, -5, -2, 1) was answered "-7 to -5"
+        from the sign's first line, marked."""
+        q = self.asked
+        if (self.windows or self.archive or not NAMES_CHANGE.search(q) or _ASKS_CHANGED.search(q)
+                or ASKS_BEFORE_CHANGE.search(q) or _ASKS_REASON.search(q) or asks_moment(q) or yes_no_question(q)):
+            return None
+        changes = [i for i in self.items if i.kind == "count" and i.rows and "value" in i.rows[0]]
+        return changes[0] if len(changes) == 1 else None
 
     def _counted(self) -> BriefItem | None:
         """The count the code computed for what a counting question counts: the different on-screen

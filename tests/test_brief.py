@@ -1836,3 +1836,20 @@ def test_a_label_on_the_whole_video_is_told_apart_from_the_texts_that_come_up_at
     assert '; 1 stayed on the whole video: "CAM 1"' in counted.text, counted.text
     assert counted.rows[0]["counted"] == 3
     assert next(i for i in everything.items if i.kind == "count").rows[0]["counted"] == 5  # the whole video's: all
+
+
+def test_how_a_sign_changed_is_answered_with_its_values_in_time_order(minilm: Any, tmp_path: Path) -> None:
+    """out15's "how did the base temperature on the left sign change over the video?" (-7, -5, -2, 1) was
+    answered "-7 C to -5 C" twice, from the sign's first line marked, then beside the four values marked. A
+    sign's word cut short is its word (TEMP); what it changed to or when is asked of its lines, not so."""
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{**spans[0], "span_id": k, "start_s": a, "end_s": b, "text": f"BASE TEMP {t} C"}
+                for k, (a, b, t) in enumerate([(0.0, 6.0, "-7"), (7.0, 12.0, "-5"), (13.0, 19.0, "1")])]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        how = evidence_brief(mem, "How did the base temperature on the sign change?", video_id="vA", encoder=minilm)
+        when = evidence_brief(mem, "When did the temperature on the sign change?", video_id="vA", encoder=minilm)
+    answer = counted_answer(how, max_tokens=1500)
+    assert answer is not None and '"BASE TEMP -7 C" (shown at 0 s) first, then "BASE TEMP -5 C" (shown at 7 s), ' \
+        'then "BASE TEMP 1 C" (shown at 13 s)' in answer, answer
+    assert when.best_match is None or "in time order" not in when.best_match.text
