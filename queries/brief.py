@@ -377,6 +377,15 @@ class Brief:
             # no line named, the place's first: "what does the top text read at 1:10?" (test26) had two lines
             # on at the top, and the search marked the second (UNTIL 10, for the '10' of 1:10)
             fits = {k: i for k, i in fits.items() if line_fits(1, i.line)}
+        duration = self.facts.duration_s if self.facts is not None else None
+        if len(fits) > 1 and self.windows and all(w.at_s is None or at_video_end(w.at_s, duration)
+                                                  for w in self.windows):
+            # of a span (not an instant in it, which asks what is on then), the one that came up in it, not one on
+            # since before: out15's "what does the caption at the bottom say near the end?" had the camera label at
+            # the bottom right (on from 0 s) and the caption that came up at 186 s of 198 at the bottom left, and
+            # no mark; the model read out a line of speech
+            came = {k: i for k, i in fits.items() if any(w.start_s <= (i.start_s or 0.0) for w in self.windows)}
+            fits = came if len(came) == 1 else fits
         return next(iter(fits.values())) if len(fits) == 1 else None
 
     def on_at_asked_instant(self) -> BriefItem | None:

@@ -1853,3 +1853,23 @@ def test_how_a_sign_changed_is_answered_with_its_values_in_time_order(minilm: An
     assert answer is not None and '"BASE TEMP -7 C" (shown at 0 s) first, then "BASE TEMP -5 C" (shown at 7 s), ' \
         'then "BASE TEMP 1 C" (shown at 13 s)' in answer, answer
     assert when.best_match is None or "in time order" not in when.best_match.text
+
+
+def test_of_a_span_the_text_at_the_asked_place_that_came_up_in_it_is_marked() -> None:
+    """out15's "what does the caption at the bottom say near the end?" had the camera label at the bottom right
+    (on from 0 s) and a caption that came up at 186 s of 198 at the bottom left, no mark, and the model read out a
+    line of speech. Of a span, the one that came up in it; at an instant inside a video, what is on then (both)."""
+    from queries.brief import VideoFacts
+
+    def span(i: int, a: float, b: float, text: str, place: str) -> BriefItem:
+        return BriefItem("window", "v", a, b, f'on-screen text: "{text}"', 0.9, "", (), "ocr_spans", i, place=place,
+                         line=1)
+
+    items = (span(0, 0, 19, "CAM 1", "bottom right"), span(1, 16, 18.5, "GATE OPEN", "bottom left"))
+    facts = VideoFacts("v", 20.0, [], {}, 2, 0, 2, {})
+    end = Brief("What does the caption at the bottom say near the end?", "v", items,
+                windows=(TimeWindow(16.0, 20.0, "near the end", 20.0),), facts=facts)
+    assert end.best_match is not None and end.best_match.item_id == 1
+    inside = Brief("What does the caption at the bottom say at 0:17?", "v", items,
+                   windows=(TimeWindow(16.0, 18.0, "at 0:17", 17.0),), facts=facts)
+    assert inside.best_match is None
