@@ -240,8 +240,10 @@ def _then(w: TimeWindow, brief: Brief) -> str:
                    key=lambda i: (not place_fits(place, i.place), near(i), came(i)))
     said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
-    return (f"; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
-            f"; said: {_listed(said, place=False) or 'nothing'}" + ("" if at is not None else _changes(shown)))
+    # a change first: after the list of what was on, it was read past (the sign's first and last texts answered)
+    changes = "" if at is not None else _changes(shown)
+    return (f"{changes}; {when}, on screen: {_listed(shown, place=True) or 'no text'}"
+            f"; said: {_listed(said, place=False) or 'nothing'}")
 
 
 def _changes(shown: list[BriefItem]) -> str:

@@ -1169,8 +1169,8 @@ def test_a_time_line_lists_the_text_nearest_its_instant_first() -> None:
 
     brief = Brief("What is on screen near the end?", "v", (span(0, 10, 17, "WARD 6"), span(1, 18, 21, "NO ENTRY")),
                   windows=(TimeWindow(17.0, 22.0, "near the end", 22.0),))
-    assert ('at 22 s; in that span, on screen: "NO ENTRY" (top, 18-21 s), "WARD 6" (top, 10-17 s); said: nothing'
-            in brief_text(brief, 600))
+    assert ('at 22 s; changed in that span: top: "WARD 6" (10-17 s), then "NO ENTRY" (18-21 s); in that span, on '
+            'screen: "NO ENTRY" (top, 18-21 s), "WARD 6" (top, 10-17 s); said: nothing' in brief_text(brief, 600))
 
 
 def test_a_span_says_where_one_text_followed_another() -> None:
