@@ -421,7 +421,8 @@ class YesNoLine(NamedTuple):
     line: str  # the marked line as shown, for the model to judge
     evidence: str  # the line as an answer's evidence ('"..." is said at 0.7-5.9 s.')
     asked: str  # the yes/no question judged
-    other_number: bool  # the question's numbers are none of the line's: NO, with no call (`_other_numbers`)
+    other_number: bool  # the question's numbers (or a name) are none of the line's: NO, with no call (`_other_numbers`,
+    # `_other_name`)
     latest: str = ""  # of the lines about the same thing said or shown after it, the one whose numbers decide, as shown
     later_evidence: str = ""  # those lines (`_later_lines`) as an answer's evidence
     latest_other_number: bool = False  # the question's numbers are none of `latest`'s: its verdict is NO, no call
@@ -459,7 +460,7 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
     # the later line's numbers are none of the question's: no, as for the judged line. Trial 9's "did the Port
     # Ellis train end up leaving from platform 4?" was judged YES on 14:05 PORT ELLIS NOW PLATFORM 7 too
     return YesNoLine(marked_line(brief, top), _stated(top), _numbers_as_in(claim, top.row_text),
-                     _other_numbers(brief, top, claim) and not later,
+                     (_other_numbers(brief, top, claim) and not later) or _other_name(brief, top, claim, shown),
                      marked_line(brief, latest) if latest else "", " ".join(_stated(i) for i in later),
                      latest is not None and _other_numbers(brief, latest, claim))
 
@@ -553,6 +554,24 @@ def _other_numbers(brief: Brief, top: BriefItem, claim: str) -> bool:
         return False
     asked_numbers, line_numbers = _numbers(claim), _numbers(top.row_text)
     return bool(asked_numbers and line_numbers and not asked_numbers & line_numbers)
+
+
+def _other_name(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> bool:
+    """Whether the yes/no question's `claim` gives a name (a capitalised word inside it) that the judged line
+    lacks and that only shown lines about something else hold: out15's "is the giant slalom held on the Rehbach
+    run?" was judged YES of "The giant slalom is delayed by 30 minutes ...", beside REHBACH CHAIRLIFT CLOSED.
+    A name nothing shown holds (misheard, or never said) is left to the model."""
+    if brief.windows:
+        return False
+    for name in {n.lower() for n in CAPITALISED.findall(claim)}:
+        pattern = re.compile(rf"\b{re.escape(name)}\b", re.I)
+        if pattern.search(top.row_text):
+            continue
+        holding = [i for i in shown if i is not top and i.video_id == top.video_id and i.kind != "count"
+                   and i.source in ("transcript", "ocr_spans") and pattern.search(i.row_text)]
+        if holding and not any(_holds_asked(brief, i) for i in holding):
+            return True
+    return False
 
 
 def _shown_mark(brief: Brief, shown: Sequence[BriefItem]) -> BriefItem | None:
