@@ -98,6 +98,20 @@ def test_scoring_multiple_choice_open_match_and_judge() -> None:
     assert not score(open_q, "no idea", None, ScriptedJudge("NO")).correct
 
 
+def test_a_when_question_with_a_time_window_takes_any_time_stated_inside_it(tmp_path: Path) -> None:
+    """out15's "when does the briefing announce that the traverse is closed?" (said 24.7-28.7 s) was answered
+    "24.6-28.7 s" and scored wrong: its accepted forms were whole seconds."""
+    f = tmp_path / "q.jsonl"
+    f.write_text('{"video": "a.mp4", "question": "When is the traverse closed?", "type": "when", "answer": "0:25", '
+                 '"accept": ["25 s"], "time_window_s": [22.7, 30.7]}\n')
+    [q] = load_jsonl(f)
+    assert q.time_window == (22.7, 30.7)
+    assert score(q, "24.6-28.7 s", None).correct
+    assert score(q, "It is announced at 0:29.", None).correct
+    assert not score(q, "At 96 seconds.", None).correct
+    assert not score(q, "The board reads 25 km/h.", None).correct  # no time of the video
+
+
 def _record(i: str, kind: str, correct: bool, tokens: int, failure: str | None = None) -> Record:
     return Record(i, kind, "q", "A", "A" if correct else "B", correct, "choice", failure, tokens, 10, 2, 5.0)
 

@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agents.errors import AgentError
 
@@ -45,6 +46,9 @@ class Question:
     #: 'video': asked about `video`; 'archive': asked of the whole memory, no video given (`video`
     #: is the one that answers it, and every video of the set is in the memory)
     scope: str = "video"
+    #: For a question asking when: the seconds during which the event is said or shown (the JSONL's
+    #: 'time_window_s'); an answer that states a time inside it is right, however it writes it
+    time_window: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if not self.question.strip():
@@ -84,11 +88,22 @@ def load_jsonl(path: str | Path, resolve_video: Callable[[str], Path] | None = N
                     source=rec.get("source", "vidmem"),
                     split=str(rec.get("split", "")),
                     scope=str(rec.get("scope", "video")),
+                    time_window=_window(rec.get("time_window_s")),
                 )
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise QuestionSetError(f"{path}:{n}: not a question record ({type(exc).__name__}: {exc})") from exc
     return out
+
+
+def _window(value: Any) -> tuple[float, float] | None:
+    """A record's 'time_window_s' ([start, end] in seconds) as a pair; None when absent."""
+    if value is None:
+        return None
+    start, end = (float(v) for v in value)
+    if end < start:
+        raise TypeError(f"time_window_s ends before it starts: {value!r}")
+    return start, end
 
 
 def load_nextqa(csv_path: str | Path, video_root: str | Path, video_map: str | Path | None = None) -> list[Question]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from agents.choices import match_choice, normalize_answer
 from agents.evaluation.questions import Question
 from agents.llm import ChatModel, Message
-from queries.time_phrases import number_words_to_digits
+from queries.time_phrases import number_words_to_digits, parse_seconds
 
 JUDGE_PROMPT = (
     "You grade answers to questions about a video. Reply with one word, YES if the candidate answer "
@@ -33,7 +33,31 @@ def score(question: Question, answer_text: str, choice: int | None, judge: ChatM
         return Score(picked == question.answer, "choice", letter)
     if judge is not None:
         return _judge(question, answer_text, judge)
+    if question.time_window is not None and states_time_in(answer_text, question.time_window):
+        return Score(True, "match", answer_text)
     return Score(matches(answer_text, [str(question.answer), *question.accept]), "match", answer_text)
+
+
+#: A time of the video as an answer writes it: "1:06", "66 s", "66.5 seconds", "24.6-28.7 s" (each end).
+_TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\b|\b(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b", re.I)
+
+
+def states_time_in(answer_text: str, window: tuple[float, float]) -> bool:
+    """Whether an answer states a time of the video inside `window` (seconds): out15's "when does the briefing
+    announce that the traverse is closed?" (24.7-28.7 s) was answered "24.6-28.7 s" and scored wrong, its
+    accepted forms being whole seconds.
+
+    >>> states_time_in("24.6-28.7 s", (22.7, 30.7)), states_time_in("At 1:06.", (65.0, 70.0))
+    (True, True)
+    >>> states_time_in("at 96 seconds", (10.0, 20.0)), states_time_in("The sign reads 25 km/h", (20.0, 30.0))
+    (False, False)
+    """
+    text = _RANGE.sub(r"\1 \3 to \2 \3", answer_text)
+    for m in _TIME.finditer(text):
+        t = parse_seconds(m.group(1)) if m.group(1) else float(m.group(2))
+        if window[0] <= t <= window[1]:
+            return True
+    return False
 
 
 def matches(answer_text: str, references: Sequence[str]) -> bool:
