@@ -22,7 +22,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from memory import Memory
-from queries.absent import Absent, naming_words
+from queries.absent import Absent, naming_words, time_clause_words
 from queries.brief_counts import fold_text, said_turns
 from queries.brief_items import BriefItem, VideoFacts, numbers_of, recorded_sql, seconds_text
 from queries.question_words import (
@@ -109,7 +109,10 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
         lines = _lines(memory, vid, facts) if lines is None else lines
         if sum(bool(numbered.search(number_words_to_digits(ln[3].lower()))) for ln in lines) < 2:
             continue
-        about = _about(lines, question, facts.categories, naming_words(memory, vid, question))
+        # not the thing of a time clause: out15's "what wind speed was the board showing while the chairlift
+        # reopening was announced?" was answered that no line about the reopening numbers the wind
+        about = _about(lines, question, facts.categories,
+                       naming_words(memory, vid, question) | time_clause_words(question))
         if about is None or re.fullmatch(forms_pattern(about[0]), noun):
             continue
         thing, thread = about
