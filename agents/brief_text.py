@@ -236,8 +236,10 @@ def _then(w: TimeWindow, brief: Brief) -> str:
     # caption at the bottom say around the six-minute mark?" was answered with the corner logo, on since 0 s
     # and listed first, beside the caption that came up at 360 s
     came = (lambda i: abs(_bounds(i)[0] - at)) if at is not None else (lambda i: i.start_s)
+    # the asked place itself before a place inside it: out15's "what does the sign on the left show at 1:00?" was
+    # answered with a caption at the bottom left that came up then, listed before the board at the left
     shown = sorted((i for i in rows if i.source == "ocr_spans" and during(i, at)),
-                   key=lambda i: (not place_fits(place, i.place), near(i), came(i)))
+                   key=lambda i: (not place_fits(place, i.place), i.place != place, near(i), came(i)))
     said = sorted((i for i in rows if i.source == "transcript" and during(i, at)), key=lambda i: (near(i), i.start_s))
     when = "at that moment" if at is not None else "in that span"
     # a change first: after the list of what was on, it was read past (the sign's first and last texts answered)

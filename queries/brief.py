@@ -377,6 +377,8 @@ class Brief:
             # no line named, the place's first: "what does the top text read at 1:10?" (test26) had two lines
             # on at the top, and the search marked the second (UNTIL 10, for the '10' of 1:10)
             fits = {k: i for k, i in fits.items() if line_fits(1, i.line)}
+        if len(fits) > 1 and len(exact := {k: i for k, i in fits.items() if i.place == want}) == 1:
+            fits = exact  # the asked place itself, not one inside it ('left', not the bottom left's caption)
         duration = self.facts.duration_s if self.facts is not None else None
         if len(fits) > 1 and self.windows and all(w.at_s is None or at_video_end(w.at_s, duration)
                                                   for w in self.windows):

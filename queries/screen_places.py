@@ -44,15 +44,20 @@ def screen_place(y: float, side: str | None = None) -> str:
 
 
 def screen_side(x1: float | None, x2: float | None) -> str | None:
-    """'left' or 'right' for a text wholly in that half of the frame (x1, x2 as fractions of its width), else
-    None: a banner or caption across the middle is at no side, however wide or short.
+    """'left' or 'right' for a text wholly in that half of the frame (x1, x2 as fractions of its width), or
+    whose centre is in that third (a board set at the left edge, reaching a little past the middle: out15's
+    SUMMIT WIND 57 km/h at 0.01-0.55 was "in the middle", and "the sign on the left at 1:00" was answered with
+    a caption); else None: a banner or caption across the middle is at no side, however wide or short.
 
     >>> screen_side(0.02, 0.4), screen_side(0.7, 0.98), screen_side(0.3, 0.7), screen_side(None, None)
     ('left', 'right', None, None)
+    >>> screen_side(0.01, 0.55), screen_side(0.1, 0.9), screen_side(0.45, 0.99)
+    ('left', None, 'right')
     """
     if x1 is None or x2 is None:
         return None
-    return "left" if x2 <= 0.5 else "right" if x1 >= 0.5 else None
+    centre = (x1 + x2) / 2
+    return "left" if x2 <= 0.5 or centre <= 1 / 3 else "right" if x1 >= 0.5 or centre >= 2 / 3 else None
 
 
 _LEVELS = ("top", "middle", "bottom")

@@ -996,6 +996,26 @@ def test_a_text_wholly_in_one_half_of_the_frame_is_at_that_side() -> None:
     assert _line(item) == '130-154 s on-screen text (top, second line, below the first line): "STAIRS TO LEVEL 2"'
 
 
+def test_a_board_set_at_the_left_edge_past_the_middle_is_on_the_left() -> None:
+    """out15's SUMMIT WIND board (0.01-0.55 of the width) was "in the middle", and the lower-left caption (0.02-0.56)
+    "at the bottom": "what does the sign on the left show at 1:00?" was answered with the caption. A text whose
+    centre is in a side's third is at that side; of two that fit 'left', the one at the left itself is marked."""
+    rows = [dict(span_id=0, start_s=25.0, end_s=94.0, y=0.39, x1=0.01, x2=0.55),
+            dict(span_id=1, start_s=57.0, end_s=63.0, y=0.8, x1=0.02, x2=0.56)]
+    assert span_places(rows) == {0: ("left", None), 1: ("bottom left", None)}
+
+    def span(i: int, a: float, b: float, text: str, place: str) -> BriefItem:
+        return BriefItem("window", "v", a, b, f'on-screen text: "{text}"', 0.9, "", (), "ocr_spans", i, place=place,
+                         line=1)
+
+    items = (span(0, 57, 63, "RUN CLOSED", "bottom left"), span(1, 25, 94, "WIND 57 KM/H", "left"))
+    brief = Brief("What does the sign on the left show at 1:00?", "v", items,
+                  windows=(TimeWindow(58.0, 62.0, "at 1:00", 60.0),))
+    assert brief.best_match is not None and brief.best_match.item_id == 1
+    text = brief_text(brief, 600)
+    assert 'at that moment, on screen: "WIND 57 KM/H" (left, first line, 25-94 s), "RUN CLOSED"' in text, text
+
+
 @pytest.mark.parametrize(("question", "place", "line"), [
     ("What does the caption at the bottom of the frame say?", "bottom", None),
     ("In the last part of the video, what does the lower caption read?", "bottom", None),
