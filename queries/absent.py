@@ -30,9 +30,9 @@ from queries.question_words import (
     QUOTED,
     STOPWORDS,
     VALUE_WORDS,
-    abbreviates,
     asked_value,
     asks_content,
+    cut_short_in,
     forms_pattern,
     object_categories,
     slot_words,
@@ -212,12 +212,11 @@ _SCREEN_SQL = "SELECT text FROM text_items WHERE video_id = ? AND source = 'ocr_
 
 
 def _abbreviated(memory: Memory, video_id: str, words: Sequence[str]) -> set[str]:
-    """The missing `words` that an on-screen text writes cut short (`abbreviates`): out15's "how did the base
+    """The missing `words` that an on-screen text writes cut short (`cut_short_in`): out15's "how did the base
     temperature on the left sign change?" was answered "nothing mentions 'temperature'" beside the sign
     BASE TEMP -7 C."""
-    cuts = {t for r in run_sql(memory, _SCREEN_SQL, [video_id]).to_pylist()
-            for t in re.findall(r"\b[A-Z]{3,}\b", str(r["text"]))}
-    return {w for w in words if any(abbreviates(c, w) for c in cuts)}
+    shown = " ".join(str(t) for t in run_sql(memory, _SCREEN_SQL, [video_id]).column("text").to_pylist())
+    return {w for w in words if cut_short_in(shown, w)}
 
 
 #: Rows of the video with one word between two given ones ($2: a regex), as speech recognition writes a

@@ -30,8 +30,8 @@ from queries.question_words import (
     GRAMMAR_WORDS,
     STOPWORDS,
     WH_NOUN,
-    abbreviates,
     asked_value,
+    cut_short_in,
     forms_pattern,
     slot_words,
     subject_words,
@@ -104,6 +104,7 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
     other lines. Over every set and trial (dev's 449 video questions, test28, heldout6-27, trials 6-10), this
     fires on those 2 and on none of the 7 answerable questions whose slot the video numbers."""
     lines: list[Line] | None = None
+    skip: set[str] | None = None
     for noun in dict.fromkeys(w.lower() for w in WH_NOUN.findall(question)):
         numbered = re.compile(_AFTER.format(noun=re.escape(noun)), re.I)
         lines = _lines(memory, vid, facts) if lines is None else lines
@@ -111,8 +112,8 @@ def unnumbered_slot(memory: Memory, vid: str, question: str, facts: VideoFacts) 
             continue
         # not the thing of a time clause: out15's "what wind speed was the board showing while the chairlift
         # reopening was announced?" was answered that no line about the reopening numbers the wind
-        about = _about(lines, question, facts.categories,
-                       naming_words(memory, vid, question) | time_clause_words(question))
+        skip = naming_words(memory, vid, question) | time_clause_words(question) if skip is None else skip
+        about = _about(lines, question, facts.categories, skip)
         if about is None or re.fullmatch(forms_pattern(about[0]), noun):
             continue
         thing, thread = about
@@ -178,7 +179,7 @@ def _about(lines: Sequence[Line], question: str, categories: Sequence[str],
     and those that share a code with them (speech recognition wrote 'Tarnvom' where the sign reads
     TARNHOLM; both say BC388). Not a word that names the video (`naming`): out15's "how did the base
     temperature on the left sign change over the Kesselkopf cable car base video?" was about 'cable', said once.
-    A sign's word cut short is the word (`abbreviates`: BASE TEMP -7 C is about 'temperature')."""
+    A sign's word cut short is the word (`cut_short_in`: BASE TEMP -7 C is about 'temperature')."""
     slots = slot_words(question)
     held: dict[str, list[Line]] = {}
     for w in subject_words(question, categories):
@@ -186,7 +187,7 @@ def _about(lines: Sequence[Line], question: str, categories: Sequence[str],
             continue
         pattern = re.compile(forms_pattern(w.lower()), re.I)
         if found := [ln for ln in lines if pattern.search(ln[3])
-                     or (ln[2] == "shown" and any(abbreviates(t, w) for t in re.findall(r"\b[A-Z]{3,}\b", ln[3])))]:
+                     or (ln[2] == "shown" and cut_short_in(ln[3], w))]:
             held[w.lower()] = found
     if not held:
         return None

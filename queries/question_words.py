@@ -9,12 +9,38 @@ from collections.abc import Collection, Sequence
 
 from queries.question_form import sentences
 
-__all__ = ["ASKS_BEFORE_CHANGE", "AUXILIARIES", "CAPITALISED", "CATEGORY_WORDS", "FRAME_WORDS", "GET_FORMS",
-           "GRAMMAR_WORDS", "NAMES_CHANGE", "QUOTED", "STOPWORDS", "VALUE_WORDS", "WH_NOUN", "abbreviates",
-           "asked_value",
-           "asks_content", "asks_count", "asks_moment", "content_words", "counted_value", "forms_pattern",
-           "mentioned_words", "mentions_either", "names_what", "object_categories", "respelled", "stems",
-           "subject_words", "without_file_name", "yes_no_question"]
+__all__ = [
+    "ASKS_BEFORE_CHANGE",
+    "AUXILIARIES",
+    "CAPITALISED",
+    "CATEGORY_WORDS",
+    "FRAME_WORDS",
+    "GET_FORMS",
+    "GRAMMAR_WORDS",
+    "NAMES_CHANGE",
+    "QUOTED",
+    "STOPWORDS",
+    "VALUE_WORDS",
+    "WH_NOUN",
+    "abbreviates",
+    "asked_value",
+    "asks_content",
+    "asks_count",
+    "asks_moment",
+    "content_words",
+    "counted_value",
+    "cut_short_in",
+    "forms_pattern",
+    "mentioned_words",
+    "mentions_either",
+    "names_what",
+    "object_categories",
+    "respelled",
+    "stems",
+    "subject_words",
+    "without_file_name",
+    "yes_no_question",
+]
 
 #: Grammar only, unlike `STOPWORDS`: a phrase's own words ('two', 'the end', 'first', 'video') are what tells
 #: one line or option from another, so they are kept.
@@ -750,6 +776,18 @@ def abbreviates(cut: str, word: str) -> bool:
     (True, False, False)
     """
     return len(cut) >= 3 and cut.isupper() and len(word) - len(cut) >= 4 and word.lower().startswith(cut.lower())
+
+
+_CAPITALS = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def cut_short_in(text: str, word: str) -> bool:
+    """Whether `text` writes `word` cut short in capitals (`abbreviates`).
+
+    >>> cut_short_in("BASE TEMP -7 C", "temperature"), cut_short_in("Base temp -7 C", "temperature")
+    (True, False)
+    """
+    return any(abbreviates(t, word) for t in _CAPITALS.findall(text))
 
 
 def forms_pattern(word: str) -> str:
