@@ -134,7 +134,14 @@ def _all_text_note(brief: Brief) -> str:
 
 
 def _notes(brief: Brief) -> list[str]:
-    return [*brief.notes, *([brief.absent.note()] if brief.absent else [])]
+    return [*brief.notes, *map(_heard_note, brief.heard.items()), *([brief.absent.note()] if brief.absent else [])]
+
+
+def _heard_note(heard: tuple[str, tuple[tuple[float, str], ...]]) -> str:
+    """The runs of words speech recognition may have written for a name of the question (`Brief.heard`)."""
+    name, spans = heard
+    said = ", ".join(f'"{s}" ({t:g} s)' for t, s in spans)
+    return f"speech recognition may have written '{name}' as words that sound like it: {said}"
 
 
 def _frame(brief: Brief, question: bool = True) -> str:

@@ -18,7 +18,7 @@ rows holding its words, and those within 2 s of them) holds a value of that kind
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -170,19 +170,21 @@ def _listed(words: Sequence[str]) -> str:
     return ", ".join(f"'{w}'" for w in words)
 
 
-def absent_from_video(memory: Memory, video_id: str, question: str, categories: Sequence[str] = ()) -> Absent:
+def absent_from_video(memory: Memory, video_id: str, question: str, categories: Sequence[str] = (),
+                      *, heard: Collection[str] = ()) -> Absent:
     """The quoted texts and subject words of `question` missing from video `video_id`, whose
     detector categories are `categories`. A question that names a tracked object is about what is seen, and
     its words are not checked, unless it asks what is said (`_asks_said`) or for a value only speech or text
     gives (`asked_value`: a price, a time of day, a day): "What time does the piccolo player start?" (test25)
     was answered with another line's hour, as 'player' names a person. Over every set's video questions,
     that adds the check to 4 answerable ones ("how much do kids under ten pay on the steam railway?", whose
-    words the videos say) and that one."""
+    words the videos say) and that one. The words of a name speech recognition wrote as others (`heard`,
+    lower case: `queries.heard`) are held."""
     quoted = tuple(q for q in dict.fromkeys(QUOTED.findall(question)) if not _reads(memory, video_id, q))
     words: tuple[str, ...] = ()
     alike: tuple[str, ...] = ()
     by_name = False
-    subjects = _asked_subjects(memory, video_id, question, categories)
+    subjects = [s for s in _asked_subjects(memory, video_id, question, categories) if s.lower() not in heard]
     if subjects and (not object_categories(question, categories) or asked_value(question)
                      or _asks_said(memory, video_id, question)):
         named = _named(subjects, question)

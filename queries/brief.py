@@ -46,7 +46,15 @@ from typing import Any
 
 from memory import Memory
 from queries import _checks
-from queries.absent import Absent, absent_from_video, held_subjects, look_alikes, unstated_value, video_words
+from queries.absent import (
+    Absent,
+    absent_from_video,
+    held_subjects,
+    look_alikes,
+    naming_words,
+    unstated_value,
+    video_words,
+)
 from queries.brief_change import unheld_label, unnumbered_slot, value_changes
 from queries.brief_counts import (
     ONE_THING_SHOWS,
@@ -78,6 +86,7 @@ from queries.brief_items import (
 from queries.brief_order import order_items
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
+from queries.heard import heard_names, heard_words, with_heard_names
 from queries.question_words import (
     ASKS_BEFORE_CHANGE,
     AUXILIARIES,
@@ -229,6 +238,9 @@ class Brief:
     #: Of a question that counts: its subject words that the video's memory holds, which narrow what
     #: it counts (`queries.absent.held_subjects`; none: it counts them all). None: not checked.
     narrowing: tuple[str, ...] | None = None
+    #: Names the question spells that speech recognition wrote as other words, with the (start, words) of each
+    #: time they were heard (`queries.heard`)
+    heard: Mapping[str, tuple[tuple[float, str], ...]] = field(default_factory=dict)
 
     @property
     def asked(self) -> str:
@@ -588,21 +600,25 @@ def evidence_brief(
     k = _checks.count("k", k, maximum=50)
     vid = _checks.video(memory, video_id) if video_id is not None else None
     # 'announcments', 'umbrela' (of a video that says 'umbrella') are no words asked about
-    question = respelled(question, _vocabulary(memory, vid) if vid is not None else ())
+    vocabulary = _vocabulary(memory, vid) if vid is not None else set()
+    question = respelled(question, vocabulary)
     notes: list[str] = []
     noise = _Noise(memory)
     # the video's file name is no word asked about: "why does the voice in window ledger bring up the church
     # yard?" held 2 of its 6 words in "... is through the church yard" (test15), too few to be marked; and
     # searched for, 'station' of station_notices.mp4 ranked a line about a station first
     named = without_file_name(question, Path(video_paths(memory, {vid})[vid]).name) if vid is not None else question
-    groups = _hybrid_hits(memory, named, vid, encoder, k, notes)
+    # a name speech recognition wrote as other words ('Falcon Dock and Dole'): searched for as it was heard too
+    heard = heard_names(memory, vid, named, vocabulary | naming_words(memory, vid, named)) if vid is not None else {}
+    searched = " ".join([named, *dict.fromkeys(s for spans in heard.values() for _, s in spans)])
+    groups = _hybrid_hits(memory, searched, vid, encoder, k, notes)
     fused = _fused(groups)
     cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
     keys = [(h.video_id, h.source, h.item_id) for h, _ in fused]
     # nor are the words that describe the video ("in the cartoon restaurant video"): they held 2 of the 6 words of
     # "why would I want to go to the welcome desk?", too few for the sentence saying it to be marked (test21)
     described = video_words(named) if vid is not None else set()
-    relevance = {key: _relevance(named, h.text, cosine.get(key), described)
+    relevance = {key: _relevance(named, with_heard_names(h.text, heard), cosine.get(key), described)
                  for key, (h, _) in zip(keys, fused, strict=True)}
     archive = False
     if vid is None:
@@ -624,7 +640,8 @@ def evidence_brief(
         # of the whole archive, a word missing from the best hit's video may be in another: no absence note
         # nor when its speech or on-screen text was never read: what nothing read is not known missing
         unread = bool(set(facts.unread) - ({"asr"} if facts.has_audio is False else set()))
-        absent = Absent() if archive or unread else absent_from_video(memory, vid, question, facts.categories)
+        absent = Absent() if archive or unread else absent_from_video(memory, vid, question, facts.categories,
+                                                                                  heard=heard_words(heard))
         if absent.words and not absent.look_alike:
             # a missing doer noun beside its root ('potter' where only 'pottery' is said) is no paraphrase:
             # over dev and test9-21 the doer note fires on 10 questions, all unanswerable, and a close text
@@ -689,7 +706,7 @@ def evidence_brief(
             items += speech_value_items(memory, vid, valued, windows)
             narrowing = ()  # the count is narrowed already: nothing the model should narrow again
         elif _COUNTS_TURNS.search(question) and not (archive or unread or _NAMES_TEXT.search(question)) \
-                and (said := _saying(memory, vid, question, windows)):
+                and (said := _saying(memory, vid, question, windows, heard)):
             # "how many of the announcements mention some kind of show?": the code finds which say it
             items += said
             narrowing = ()
@@ -721,7 +738,7 @@ def evidence_brief(
         absent = replace(absent, look_alike=look_alikes(absent.words, " ".join(i.text for i in ranked)))
     paths = video_paths(memory, {i.video_id for i in ranked if i.video_id} | ({vid} if vid else set()))
     brief = Brief(question, vid, ranked, windows, scores, facts, tuple(notes), absent=absent, whole_text=whole,
-                  archive=archive, files={v: Path(p).name for v, p in paths.items()}, narrowing=narrowing)
+                  archive=archive, heard=heard, files={v: Path(p).name for v, p in paths.items()}, narrowing=narrowing)
     return _facts_of_best_match(memory, brief, noise) if archive else brief
 
 
@@ -937,10 +954,16 @@ def _counts(items: list[BriefItem]) -> list[float]:
 _COUNTED = re.compile(rf"\b(?:{_COUNT_WORDS})\s+((?:[\w-]+\s*){{1,4}})", re.I)
 
 
-def _saying(memory: Memory, vid: str, question: str, windows: Sequence[TimeWindow]) -> list[BriefItem]:
-    """The count of the turns that say what a count question names (`mentioned_words`), or []."""
+def _saying(memory: Memory, vid: str, question: str, windows: Sequence[TimeWindow],
+            heard: Mapping[str, Sequence[tuple[float, str]]]) -> list[BriefItem]:
+    """The count of the turns that say what a count question names (`mentioned_words`), or []: a name
+    speech recognition wrote as other words (`heard`) is said where those words are."""
     words = mentioned_words(question)
-    return speech_word_items(memory, vid, words, windows, either=mentions_either(question)) if words else []
+    if not words:
+        return []
+    sounds = {w: [s for name, spans in heard.items() if w in name.lower().split() for _, s in spans] for w in words}
+    return speech_word_items(memory, vid, words, windows, either=mentions_either(question),
+                             heard={w: tuple(dict.fromkeys(s)) for w, s in sounds.items() if s})
 
 
 def _narrowing(memory: Memory, vid: str, question: str, categories: Sequence[str]) -> tuple[str, ...]:

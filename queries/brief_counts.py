@@ -538,15 +538,21 @@ def speech_value_items(memory: Memory, vid: str, kind: str, windows: Sequence[Ti
 
 
 def speech_word_items(memory: Memory, vid: str, words: Sequence[str], windows: Sequence[TimeWindow] = (),
-                      *, either: bool = False) -> list[BriefItem]:
+                      *, either: bool = False, heard: Mapping[str, Sequence[str]] | None = None) -> list[BriefItem]:
     """How many of the video's stretches of speech (`speech_turns`) say `words` (`mentioned_words`: any
     form of each word, a quoted text as written), each with its words and time: of the words those some
     turn says, a turn that says all of them, or any with `either` ("paying or money (dollars, cash)":
-    `mentions_either`). None when no turn counts: a count of 0 by words alone would deny a turn that says it
-    otherwise ("about lost property": a scarf left in a tent), so the model reads the lines. test20 asked
-    three such counts; shown the eight turns, the model answered 8 twice and "not shown" once."""
+    `mentions_either`); a word of `heard` is also said by the runs of words given for it. None when no turn
+    counts: a count of 0 by words alone would deny a turn that says it otherwise ("about lost property": a
+    scarf left in a tent), so the model reads the lines. test20 asked three such counts; shown the eight
+    turns, the model answered 8 twice and "not shown" once."""
     patterns = {w: re.compile(rf"\b{forms_pattern(w)}\b" if re.fullmatch(r"[\w'-]+", w) else
                               rf"(?<!\w){re.escape(w)}(?!\w)", re.I) for w in words}
+    # a word of a name is said where speech recognition wrote the name as other words (`heard`: 'falkenjoch'
+    # and 'gondola' of "Falcon Dock and Dole")
+    for w, spans in (heard or {}).items():
+        if w in patterns:
+            patterns[w] = re.compile("|".join([patterns[w].pattern, *(re.escape(s) for s in spans)]), re.I)
     said = said_turns(memory, vid, windows)
     # of the words, those some turn says: 'paying' and 'money' aside when only 'dollars' and 'cash' are said
     patterns = {w: p for w, p in patterns.items() if any(p.search(text) for _, text in said)}

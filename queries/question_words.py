@@ -591,6 +591,8 @@ def mentioned_words(question: str) -> tuple[str, ...]:
     ((), ())
     >>> mentioned_words("walkway_notices - how many announcements get read out in total")
     ()
+    >>> mentioned_words("how many separate announcements mention the Falkenjoch Gondola by name")
+    ('falkenjoch', 'gondola')
     >>> mentioned_words("In how many of the spoken announcements is the Lindmouth flight BC214 mentioned?")
     ('lindmouth', 'flight', 'bc214')
     """
@@ -602,9 +604,14 @@ def mentioned_words(question: str) -> tuple[str, ...]:
     clause = _counted_clause(question)
     if clause is None or _PLACING.match(clause):
         return ()
+    clause = _BY_NAME.sub(" ", clause)  # "mention the gondola by name": how it is said, not a word to say
     nouns = [n.lower() for n in _NOUN_SHOW.findall(clause)]
     words = [w for w in subject_words(clause) if w not in AUXILIARIES and not _CONTRACTED.search(w)]
     return tuple(dict.fromkeys([*words, *nouns]))
+
+
+#: How a line names a thing, not what it says: "mention the Falkenjoch Gondola by name" (out15).
+_BY_NAME = re.compile(r"\b(?:by|with)\s+(?:its|their|his|her|the)?\s*names?\b", re.I)
 
 
 def mentions_either(question: str) -> bool:
