@@ -317,6 +317,21 @@ def test_a_value_said_of_a_thing_that_shares_one_word_is_not_the_subjects(minilm
         assert unstated_value(mem, "vA", "How much are the tickets?", CATS) == Absent()  # said of them
 
 
+def test_a_value_is_of_the_thing_a_compound_names_whole(minilm: Any, tmp_path: Path) -> None:
+    """out15's "how much does a day ticket cost?" got the price of HELMET RENTAL: 8 EUROS PER DAY, which holds
+    'day' as the ticket counter's sign holds 'ticket'. Held words side by side in the question name one thing
+    ('day ticket'): a row about it names it whole."""
+    from tests.test_brief import _va_spans
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [*spans, {**spans[0], "span_id": 2, "start_s": 10.0, "end_s": 11.0, "text": "TICKET COUNTER 3"},
+                {**spans[0], "span_id": 3, "start_s": 17.0, "end_s": 19.0, "text": "HELMET RENTAL 8 EUROS PER DAY"}]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "How much does a day ticket cost?", CATS).unstated == "price"
+        assert unstated_value(mem, "vA", "How much does helmet rental cost for a day?", CATS) == Absent()
+
+
 @pytest.mark.parametrize(("price_at", "unstated", "sign_at"), [
     ((11.0, 12.0), "price", (10.0, 11.0)),
     ((10.5, 11.5), "", (10.0, 11.0)),  # on with RED TRAIN for half its time: a second line under it

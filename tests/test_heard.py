@@ -3,15 +3,15 @@ notes, its counts and its absence check. The transcript lines are faster-whisper
 station video whose espeak announcements say "Falkenjoch Gondola" three times and "Birkenhang chairlift" twice
 (out15, kept outside the project). No LLM."""
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agents.brief_text import brief_text
-from memory import VideoRecord, VideoRows, open_memory, rows_table
+from memory import open_memory
 from queries import evidence_brief
 from queries.heard import asked_names, heard_spans, sound_key
+from tests.test_queries_data import speech_and_signs
 
 #: (start_s, end_s, text) as faster-whisper heard them
 SPEECH = [
@@ -30,19 +30,8 @@ SIGNS = [(0.0, 24.0, "SUMMIT WIND 18 km/h"), (349.0, 357.0, "Last gondola down: 
 
 @pytest.fixture(scope="module")
 def station(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    tables = {
-        "transcript": rows_table("transcript", [dict(segment_id=i, start_s=s, end_s=e, text=t, language="en",
-                                                     model="test") for i, (s, e, t) in enumerate(SPEECH)], "vS"),
-        "ocr_spans": rows_table("ocr_spans", [dict(span_id=i, start_s=s, end_s=e, text=t, confidence=0.95, x1=20.0,
-                                                   y1=300.0, x2=300.0, y2=330.0, num_frames=int(e - s) + 1)
-                                              for i, (s, e, t) in enumerate(SIGNS)], "vS"),
-    }
-    record = VideoRecord(video_id="vS", path="/videos/valley_station.mp4", status="ok", duration_s=358.0, fps=25.0,
-                         num_frames=8950, width=640, height=360, has_audio=True)
-    path: Path = tmp_path_factory.mktemp("heard") / "station.duckdb"
-    with open_memory(path) as mem:
-        mem.write_video(VideoRows(record, tables))
-    with open_memory(path, read_only=True) as mem:
+    path = tmp_path_factory.mktemp("heard") / "station.duckdb"
+    with open_memory(speech_and_signs(path, "vS", "valley_station.mp4", 358.0, SPEECH, SIGNS), read_only=True) as mem:
         yield mem
 
 
