@@ -389,6 +389,8 @@ _ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bwhat(?:'s|\s+is|\s+are|\s+was)\s+the\s+(?:price|cost|fee|fare)s?\b", re.I)),
     ("time of day", re.compile(r"(?<!\bat\s)(?<!\bby\s)\bwhat\s+time\b|\bopening\s+(?:hours|times)\b", re.I)),
     ("day", re.compile(r"\b(?:which|what)\s+(?:day|days|date|dates|weekday)\b", re.I)),
+    # a temperature ("what temperature is forecast at the summit?", out15; "how cold is it at the top?")
+    ("temperature", re.compile(r"\b(?:which|what)\s+(?:temperatures?|temp)\b|\bhow\s+(?:cold|warm|hot)\b", re.I)),
     # a name asked by that word ("what's the name of the baker?", "what is the dog called?"), not any 'who':
     # "who is the little girl trying to find?" is answered "her grandfather"
     ("name", re.compile(r"\bnames?\s+of\b|(?:'s|\bhis|\bher|\btheir|\bits)\s+names?\b|"
@@ -403,6 +405,7 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
     "time of day": frozenset(["opening", "hours", "times"]),
     "day": frozenset(["day", "days", "date", "dates", "weekday"]),
     "name": frozenset(["name", "names", "called"]),
+    "temperature": frozenset(["temperature", "temperatures", "temp", "cold", "warm", "hot", "degrees"]),
 }
 
 
@@ -428,7 +431,8 @@ def slot_words(question: str) -> frozenset[str]:
 
 
 def asked_value(question: str) -> str | None:
-    """The kind of value `question` asks for ('price', 'time of day', 'day', 'name'; `_ASKED_VALUES`), or None.
+    """The kind of value `question` asks for ('price', 'time of day', 'day', 'temperature', 'name';
+    `_ASKED_VALUES`), or None.
 
     >>> asked_value("How much are tickets for the comedy show?"), asked_value("what time does the train leave")
     ('price', 'time of day')
@@ -440,6 +444,8 @@ def asked_value(question: str) -> str | None:
     ('name', 'name')
     >>> asked_value("Why is Ann called to the hut?"), asked_value("Who is the girl trying to find?")
     (None, None)
+    >>> asked_value("what temperature is forecast at the summit?"), asked_value("How hot is the soup?")
+    ('temperature', 'temperature')
     """
     return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
 

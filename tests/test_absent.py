@@ -220,7 +220,8 @@ def test_a_superlative_is_no_look_alike_of_its_comparative() -> None:
         ("Which day does the red train leave?", Absent(unstated="day", held=("red", "train", "leave"))),
         ("What time does the red train leave?", Absent()),  # 'in the morning' may answer it: kept answerable
         ("At what time does the red train leave?", Absent()),  # a moment of the video: its time is there
-        ("How much is the helicopter?", Absent()),  # nothing of it is held: the word check's business
+        # nothing of it is held (the word check's business), and no row of vA gives any price
+        ("How much is the helicopter?", Absent(unstated="price")),
         ("When is the red train mentioned?", Absent()),  # asks no value
     ],
 )
@@ -450,3 +451,14 @@ def test_a_word_a_sign_cuts_short_is_held(minilm: Any, tmp_path: Path) -> None:
     with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
         assert absent_from_video(mem, "vA", "How did the temperature change?", CATS).words == ()
         assert absent_from_video(mem, "vA", "Where is the snowman?", CATS).words == ("snowman",)
+
+
+def test_a_value_no_row_of_the_video_states_is_unstated_of_anything(known: Any) -> None:
+    """out15's "what temperature is forecast at the summit?" named nothing the video holds but its own name, and
+    was answered with the time of the last descent: no row of that video gives any temperature."""
+    unstated = unstated_value(known, "vA", "What temperature is forecast?", CATS)
+    assert unstated.unstated == "temperature" and unstated.held == ()
+    assert unstated.unstated_answer() == (
+        "The memory does not show it: nothing said or shown in this video gives a temperature.")
+    # a kind some row states ('early in the morning' is a time of day) is left to the rows about the subject
+    assert unstated_value(known, "vA", "What time is forecast?", CATS) == Absent()
