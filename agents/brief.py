@@ -442,14 +442,19 @@ def yes_no_line(brief: Brief | None, *, max_tokens: int) -> YesNoLine | None:
         return None
     shown = fitted_items(brief, max_tokens)
     top = _shown_mark(brief, shown)
-    if top is None or not _holds_asked(brief, top):
+    if top is None or brief.absent:
         return None
     # the file name is no part of the claim (nor its digits a number of it): "... go on sale at ten in sill
     # almanac?" was judged NO of "... go on sale at 10 o'clock at the town hall" (test16), as was "... till ten
     # on saturday in supper digest?"
     name = brief.files.get(top.video_id)
     claim = without_file_name(asked, name) if name else asked
-    top = _numbered_line(brief, _fullest_line(brief, top, claim, shown), claim, shown)
+    # a mark that is a scrap of a sentence speech recognition split ("the West Ramp." after "... before launching
+    # from", out15) is judged by the line beside it that is about what is asked
+    top = _fullest_line(brief, top, claim, shown)
+    if not _holds_asked(brief, top, shown_line(top)):
+        return None
+    top = _numbered_line(brief, top, claim, shown)
     later = _later_lines(brief, top, shown)
     # the line whose numbers decide: the later line of the judged one's kind (speech, on-screen text) that
     # holds the most of what is asked, the latest of those: trial 7's changed plan was said, and the sign
@@ -509,17 +514,18 @@ def _numbered_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[Bri
 
 def _fullest_line(brief: Brief, top: BriefItem, claim: str, shown: Sequence[BriefItem]) -> BriefItem:
     """Of a yes/no question whose claim the marked line does not hold whole, the shown line about what it
-    asks (`_holds_asked`), on at the marked line's time (within 2 s), that holds the most of the claim's
+    asks (`_holds_asked`, as shown: read on where speech recognition cut it), on at the marked line's time (within
+    2 s), that holds the most of the claim's
     words the marked line lacks, and of those the most words: "is the hay bale climb beside the duck pond?"
     was judged YES of the sign HAY BALE CLIMB 11 AM, which names no place, with "The hay mail climb opens
     at 11 o'clock beside the horse pad." said under it (test25). The marked line when no other says more;
     not for a question that points at a time of the video (the mark is the line of that time)."""
-    lacking = _asked_stems(claim) - _said_stems(top.row_text)
+    lacking = _asked_stems(claim) - _said_stems(shown_line(top))
     if brief.windows or not lacking or top.start_s is None or top.end_s is None:
         return top
 
     def says(item: BriefItem) -> tuple[int, int]:
-        said = content_words(number_words_to_digits(item.row_text))
+        said = content_words(number_words_to_digits(shown_line(item)))
         return len(lacking & set(stems(said))), len(said)
 
     lines = [i for i in _lines_about(brief, top, shown) if i.overlaps(top.start_s - 2.0, top.end_s + 2.0)]
@@ -531,7 +537,7 @@ def _lines_about(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> li
     """The shown lines other than the marked one, of its video, that are about what the question asks
     (`_holds_asked`): speech and on-screen text, in the order shown."""
     return [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
-            and i.source in ("transcript", "ocr_spans") and _holds_asked(brief, i)]
+            and i.source in ("transcript", "ocr_spans") and _holds_asked(brief, i, shown_line(i))]
 
 
 def _numbers_as_in(asked: str, line: str) -> str:

@@ -912,6 +912,25 @@ def test_a_yes_no_claim_the_marked_sign_does_not_hold_is_judged_on_the_line_said
     assert whole is not None and "HAY BALE CLIMB 11 AM" in whole.evidence
 
 
+def test_a_yes_no_mark_on_a_scrap_of_a_cut_sentence_is_judged_on_the_sentence_it_ends() -> None:
+    """out15's "do the paragliders launch from the east ramp?" marked "the West Ramp.", the end of a sentence
+    speech recognition cut after "... before launching from"; holding one of the question's words, it was not
+    judged, and the reading answered with no yes or no. The row that reads on into it (shown as one line,
+    `queries.brief._finished`) holds two, and is judged."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    cut = "Paralyzers, please wait for the green light from Oscar Lindgwist before launching from"
+    scrap = BriefItem("hit", "v", 49.6, 50.4, 'speech: "the West Ramp."', 0.9, "SELECT 1",
+                      rows=({"text": "the West Ramp."},), source="transcript", item_id=6, match=0.5)
+    start = BriefItem("hit", "v", 44.8, 49.6, f'speech: "{cut} the West Ramp."', 0.5, "SELECT 1",
+                      rows=({"text": cut},), source="transcript", item_id=5, match=0.5)
+    line = yes_no_line(Brief("Do the paragliders launch from the east ramp?", "v", (scrap, start)), max_tokens=600)
+    assert line is not None and "launching from the West Ramp." in line.line
+    # a scrap with no line about the claim beside it is not judged
+    assert yes_no_line(Brief("Do the paragliders launch from the east ramp?", "v", (scrap,)), max_tokens=600) is None
+
+
 @pytest.mark.parametrize(("question", "taken"), [
     ("What does the red train do early in the morning?", True),
     # a sign names the topic ("QUIZ NIGHT" for "who's running the quiz tonight?", test19), not its answer
