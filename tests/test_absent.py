@@ -462,3 +462,17 @@ def test_a_value_no_row_of_the_video_states_is_unstated_of_anything(known: Any) 
         "The memory does not show it: nothing said or shown in this video gives a temperature.")
     # a kind some row states ('early in the morning' is a time of day) is left to the rows about the subject
     assert unstated_value(known, "vA", "What time is forecast?", CATS) == Absent()
+
+
+def test_a_doer_is_not_missing_where_the_video_says_the_act(tmp_path: Path) -> None:
+    """out15's "where are drivers told to park since P3 is full?" was told nothing mentions 'drivers' beside a
+    line saying to drive on: the act says who does it. A thing named like a doer ('library' for 'librarian') does
+    not."""
+    from tests.test_queries_data import speech_and_signs
+
+    speech = [(1.0, 4.0, "Car park P3 is full, please drive on to lot P5."), (5.0, 8.0, "The library is closed.")]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vP", "base.mp4", 10.0, speech, []),
+                     read_only=True) as mem:
+        assert absent_from_video(mem, "vP", "Where are drivers told to park since P3 is full?").words == ()
+        librarian = absent_from_video(mem, "vP", "Who is the librarian at the library?")
+        assert librarian.words == ("librarian",) and librarian.look_alike == ("library",)
