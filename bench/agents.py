@@ -53,7 +53,10 @@ class BenchQuestion:
 
 
 def from_question(q: Question) -> BenchQuestion:
-    """A set's question (vidmem JSONL), scored as `vidmem eval` scores it without a judge."""
+    """A set's question (vidmem JSONL), scored as `vidmem eval` scores it without a judge. The bench asks each of
+    its video: an archive question that names none is `vidmem eval`'s."""
+    if q.video is None:
+        raise ValueError(f"question {q.id}: the agents bench needs the video that answers it")
     return BenchQuestion(
         q.id, q.video.stem, q.type, q.question, lambda a: score(q, a.text, a.choice).correct, q.choices, q.video
     )

@@ -1,5 +1,6 @@
 """`vidmem eval` end to end against the real local model: two dev-set questions (one open, one
-multiple choice) whose videos are not yet in the memory, so they are ingested first; the report
+multiple choice) whose videos are not yet in the memory, so they are ingested first, and an archive question
+that names no video; the report
 is written as JSON and a table, and two reports compare per type. Accuracy is not asserted: the CI
 model is a 1.5B model on 2 CPU cores; this proves the harness runs to completion and accounts."""
 
@@ -37,7 +38,10 @@ def test_eval_ingests_answers_reports_and_compares(media: dict[str, Path], tmp_p
     picked = [line for line in lines if json.loads(line)["id"] in PICK]
     assert len(picked) == len(PICK)
     questions = tmp_path / "two.jsonl"
-    questions.write_text("\n".join(picked) + "\n")
+    # an archive question naming no video, as out16 writes them: asked of the whole memory, nothing to ingest
+    archive = {"id": "archive-null", "video": None, "scope": "archive", "type": "archive",
+               "question": "Which video has a sign?", "answer": "speech_sign.mp4"}
+    questions.write_text("\n".join([*picked, json.dumps(archive)]) + "\n")
     memory = tmp_path / "eval.duckdb"
     root = media["speech_sign"].parent
     roles = ["--only", "asr,ocr,text_embeddings"]
@@ -47,12 +51,12 @@ def test_eval_ingests_answers_reports_and_compares(media: dict[str, Path], tmp_p
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.count("[video ") == 2 and "ok " in done.stdout  # both videos ingested first
     report = json.loads((tmp_path / "r.json").read_text())
-    assert report["planner"] == "react" and [r["id"] for r in report["records"]] == list(PICK)
+    assert report["planner"] == "react" and [r["id"] for r in report["records"]] == [*PICK, "archive-null"]
     for record in report["records"]:
         assert record["failure"] is None, record
         assert record["answer"] and record["predicted"] and record["method"] in ("match", "choice", "judge")
         assert record["calls"] >= 1 and record["prompt_tokens"] > 0 and record["seconds"] > 0
-    assert set(report["by_type"]) == {"what"}
+    assert set(report["by_type"]) == {"what", "archive"}
     assert "accuracy" in done.stdout and "s/answer" in done.stdout  # the readable table
 
     # a second run finds both videos stored and ingests nothing

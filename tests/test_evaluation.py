@@ -61,6 +61,7 @@ def test_devset_covers_every_question_type() -> None:
         ('{"video": "a.mp4", "question": "x?", "choices": ["a", "b"], "answer": 5}', "choice index"),
         ('{"video": "a.mp4", "question": "x?", "answer": ""}', "reference answer"),
         ('{"video": "a.mp4", "answer": "x"}', "not a question record"),
+        ('{"video": null, "question": "x?", "answer": "y"}', "needs its 'video'"),  # only an archive question
         ("not json", "not a question record"),
     ],
 )
@@ -69,6 +70,16 @@ def test_malformed_question_files_say_where(tmp_path: Path, line: str, message: 
     f.write_text(line + "\n")
     with pytest.raises(QuestionSetError, match=message):
         load_jsonl(f)
+
+
+def test_an_archive_question_may_name_no_video(tmp_path: Path) -> None:
+    """out16's archive questions give "video": null, as a user asking of the whole archive knows no video:
+    `vidmem eval` stopped at the first one with a TypeError."""
+    f = tmp_path / "q.jsonl"
+    f.write_text('{"id": "a1", "video": null, "scope": "archive", "question": "Which video names Ann?", '
+                 '"answer": "a.mp4"}\n{"id": "v1", "video": "a.mp4", "question": "Who?", "answer": "Ann"}\n')
+    archive, asked = load_jsonl(f)
+    assert archive.video is None and archive.scope == "archive" and asked.video == tmp_path / "a.mp4"
 
 
 class ScriptedJudge:

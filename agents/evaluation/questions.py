@@ -8,6 +8,7 @@ vidmem JSONL, one question per line:
      "answer": "PLATFORM 9 EXIT", "accept": ["platform 9"]}      # open-ended: reference (+ accepted variants)
 An optional "split" ("dev", "test", ...) names the part of a set a question belongs to (select(split=)).
 A relative `video` is resolved against the file's folder, or by `resolve_video` (e.g. fixture names).
+An archive question ("scope": "archive", asked of the whole memory) may give "video": null.
 """
 
 import csv
@@ -35,7 +36,8 @@ class QuestionSetError(AgentError):
 @dataclass(frozen=True)
 class Question:
     id: str
-    video: Path
+    #: the video asked about (of an archive question: the one that answers it, or None when the set names none)
+    video: Path | None
     question: str
     type: str
     answer: str | int  # choice index for multiple choice, reference text for open-ended
@@ -59,6 +61,8 @@ class Question:
             )
         if self.scope not in ("video", "archive"):
             raise QuestionSetError(f"question {self.id}: scope must be 'video' or 'archive', got {self.scope!r}")
+        if self.video is None and self.scope != "archive":
+            raise QuestionSetError(f"question {self.id}: a question about one video needs its 'video'")
         if not self.choices and (not isinstance(self.answer, str) or not self.answer.strip()):
             raise QuestionSetError(f"question {self.id}: an open question needs a reference answer text")
 
@@ -75,7 +79,9 @@ def load_jsonl(path: str | Path, resolve_video: Callable[[str], Path] | None = N
             continue
         try:
             rec = json.loads(line)
-            video = resolve_video(rec["video"]) if resolve_video else _relative(path, rec["video"])
+            # an archive question may name no video ("video": null): a user asking it knows none
+            named = rec["video"] if rec.get("scope") != "archive" or rec.get("video") is not None else None
+            video = None if named is None else resolve_video(named) if resolve_video else _relative(path, named)
             out.append(
                 Question(
                     id=str(rec.get("id", f"{path.stem}-{n}")),

@@ -50,8 +50,8 @@ def _one(
 ) -> Record:
     expected = chr(ord("A") + q.answer) if isinstance(q.answer, int) else q.answer
     base = Record(id=q.id, type=q.type, question=q.question, expected=expected, predicted="", correct=False, method="")
-    video_id = video_id_of(ctx, q.video)
-    if video_id is None:
+    video_id = video_id_of(ctx, q.video) if q.video is not None else None
+    if video_id is None and q.video is not None:
         return replace(base, failure="video_missing")
     if q.scope == "archive":  # asked of the whole memory, as a user who does not know the video would
         video_id = None

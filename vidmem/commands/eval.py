@@ -86,9 +86,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"vidmem eval: {exc}", file=sys.stderr)
         return EXIT_USAGE
     settings = settings_from(args)
-    videos = sorted({q.video for q in questions})
+    videos = sorted({q.video for q in questions if q.video is not None})
     if any(q.scope == "archive" for q in questions):  # an archive question is fair over the whole set's videos
-        videos = sorted({q.video for q in _load(args) if args.split is None or q.split == args.split} | set(videos))
+        videos = sorted({q.video for q in _load(args) if q.video is not None and (args.split is None
+                                                                                  or q.split == args.split)}
+                        | set(videos))
     with open_memory(args.memory) as memory:  # writable: videos not yet ingested are ingested first
         pipeline = Pipeline(settings)
         for n, video in enumerate(videos, 1):
