@@ -273,6 +273,10 @@ class Brief:
             want_line = asked_line(self.asked) or 1
             related = [i for i in related if i.source == "ocr_spans" and place_fits(want, i.place)
                        and line_fits(want_line, i.line)] or related
+            if len(exact := [i for i in related if i.place == want]) == 1:
+                # the asked place itself, not one inside it: out16's "what did the top banner show while the tourist
+                # desk was announced?" had the banner at the top and a board at the top right on then
+                related = exact
         elif len(related) > 1 and {(i.source, i.place) for i in related} == {("ocr_spans", related[0].place)} \
                 and all(a.overlaps(b.start_s, b.end_s) for a in related for b in related):
             # the lines of one sign, on together ("what's on screen while the voice says the lighthouse costs
