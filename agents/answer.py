@@ -20,6 +20,7 @@ from agents.brief import archive_note, brief_evidence, build_brief, with_brief, 
 from agents.chain import PlanResult, choice_letter, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
+from agents.listed_count import with_listed_count
 from agents.parsing import without_brief_marks
 from agents.planners import AgentSettings, make_planner
 from agents.steps import Evidence, Usage
@@ -149,6 +150,8 @@ def ask(
     ok = result.answer is not None and result.verified is not False
     used = brief_evidence(brief, result.answer, result.choice, max_tokens=settings.brief_tokens)
     text = with_file_names(ctx.memory, without_brief_marks(result.answer)) if result.answer is not None else NO_ANSWER
+    if ok and not choices:
+        text = with_listed_count(asked, text)  # "how many things ...?" answered with the things, not their number
     if ok and (where := archive_note(brief, text, max_tokens=settings.brief_tokens)):
         text = f"{text} {where}"  # the answer names the file and time its evidence line came from
     return Answer(

@@ -1,0 +1,45 @@
+"""A count question answered with a list and no number gets the list's length as its number.
+
+Asked "How many things does the tourist desk offer?", the small model answered "The tourist desk offers maps,
+bus passes, and hotel walkings." (out16 dev): the three things, not how many. A list of three or more joined
+by commas and a last 'and' or 'or' is counted by the code; an answer that states any number, denies, or holds
+no such list is left as it is (two things joined by 'and' may be one: "fish and chips")."""
+
+import re
+
+from queries.question_words import NUMBER_WORDS, asks_count
+
+__all__ = ["with_listed_count"]
+
+#: A list of three or more: items set apart by commas, the last after 'and' or 'or' ("maps, bus passes, and
+#: hotel bookings"; "A, B and C"). An item holds no sentence end, colon or semicolon.
+_LIST = re.compile(r"[^,.;:!?]+(?:,\s*[^,.;:!?]+?)+,?\s+(?:and|or)\s+[^,.;:!?]+")
+#: What states a number, or that there is none of it.
+_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|none|no|not|zero|"
+                     r"single|couple|several|many|few)\b", re.I)
+
+
+def with_listed_count(question: str, answer: str) -> str:
+    """`answer` with the number of things it lists first ('3: ...') when `question` asks how many (not how much)
+    and the answer lists three or more things and states no number.
+
+    >>> with_listed_count("How many things does the desk offer?", "It offers maps, bus passes, and hotel rooms.")
+    '3: It offers maps, bus passes, and hotel rooms.'
+    >>> with_listed_count("how many names are read out", "Ann Lee, Bo Park and Cy Diaz are named.")
+    '3: Ann Lee, Bo Park and Cy Diaz are named.'
+    >>> with_listed_count("How many things are offered?", "Three: maps, passes and rooms.")
+    'Three: maps, passes and rooms.'
+    >>> with_listed_count("How many are offered?", "Fish and chips.")
+    'Fish and chips.'
+    >>> with_listed_count("How much is it?", "Tea, cake and coffee.")
+    'Tea, cake and coffee.'
+    """
+    if not asks_count(question) or re.search(r"\bhow\s+much\b", question, re.I) or _NUMBER.search(answer):
+        return answer
+    found = _LIST.search(answer)
+    if found is None:
+        return answer
+    parts = found.group().split(",")
+    last = parts[-1].strip()
+    n = len(parts) + (0 if re.match(r"(?:and|or)\s", last) else 1)
+    return f"{n}: {answer}"
