@@ -201,6 +201,8 @@ def _may_answer(question: str, top: BriefItem) -> bool:
     test9-19 whose answer was the marked line taken so, this keeps 11 of the 11 right and drops 11 of
     the 14 wrong: 9 on-screen texts ("SACK RACE RESULTS" for who came second) and 2 lines naming
     nobody ("Nobody under 10 may go on the zip line alone." for the zip line instructor's name)."""
+    if asks_moment(question):  # when it is said or shown: the line's own time answers (out16's "between what
+        return True  # times does the caption 'Tourist desk open until 21:00' show?" was answered 6:17 to 6:19)
     if top.source == "ocr_spans":  # a sign stating the value asked (HIGH TIDE 15:20 for "what time is high tide?")
         return _states_asked_value(question, top.row_text)
     if not (_WHO.search(question) or _NAME.search(question)):

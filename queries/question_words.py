@@ -313,7 +313,11 @@ _MOMENT = re.compile(
     r"(?:^|[.!?]\s+)\s*(?:(?:so|and|roughly|about|approximately|exactly|tell me|do you know)\s+)*"
     rf"(?:when\b|at\s+(?:what|which)\s+(?:time|point|moment|second|timestamp)\b|{_HOW_FAR.pattern}|"
     r"how\s+many\s+(?:seconds|minutes)\s+(?:into|in)\b|(?:where|whereabouts)\s+in\s+the\s+"
-    r"(?:video|clip|recording|footage)\b)",
+    r"(?:video|clip|recording|footage)\b)"
+    # the span a text or line is on for, anywhere in the sentence ("... between what times does the caption X
+    # show?", out16), not the hours a thing keeps ("between what times is the shop open?")
+    r"|\b(?:between|from)\s+(?:what|which)\s+(?:times?|seconds?|points?)\b(?=[^?.!]*\b(?:show|shows|shown|"
+    r"showing|appears?|appeared|displayed|visible|on\s+screen|said|read)\b)",
     re.I,
 )
 
@@ -706,6 +710,10 @@ def asks_moment(question: str) -> bool:
     (True, True)
     >>> asks_moment("What is said when 'EXIT' appears?"), asks_moment("What time does the lecture start?")
     (False, False)
+    >>> asks_moment("in the video, between what times does the caption 'EXIT' show?")
+    True
+    >>> asks_moment("Between what times is the shop open?")
+    False
     """
     return bool(_MOMENT.search(question))
 

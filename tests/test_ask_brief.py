@@ -1026,6 +1026,20 @@ def test_a_value_asked_that_the_marked_sign_states_must_be_in_the_answer() -> No
     assert marked_answer(Brief(brief.question, "v", (topic,)), max_tokens=600) is None
 
 
+def test_a_sign_marked_for_a_question_asking_when_it_shows_is_its_own_answer() -> None:
+    """out16's "between what times does the caption 'Tourist desk open until 21:00' show?" was answered with a
+    spoken line's time, then, read again, "between 6:17 and 6:19": the marked caption's own time answers it."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    sign = BriefItem("hit", "v", 117.0, 131.0, 'on-screen text: "Tourist desk open until 21:00"', 0.9, "SELECT 1",
+                     rows=({"text": "Tourist desk open until 21:00"},), source="ocr_spans", item_id=8, match=0.9)
+    brief = Brief("between what times does the caption 'Tourist desk open until 21:00' show?", "v", (sign,))
+    assert passed_over_mark(brief, "Between 68.9 and 74.6 seconds.", max_tokens=600) is not None
+    assert passed_over_mark(brief, "From 117 to 131 s.", max_tokens=600) is None
+    assert marked_answer(brief, max_tokens=600) == '"Tourist desk open until 21:00" is shown at 117-131 s.'
+
+
 def test_an_answer_naming_the_other_of_two_things_compared_in_time_is_passed_over(known: Any, minilm: Any) -> None:
     """Trial 7's "what gets said first, the price of bread or the cheese stall moving?" was answered "The price
     of bread gets said first, at 14.9 seconds" with the cheese stall marked first: the time was the mark's, the
