@@ -98,10 +98,12 @@ _AT_START = re.compile(
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
 )
-#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?": the text
-#: that comes up next where X was (same place on the frame, same line).
+#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?", "the banner changes
+#: away from the red customs message. what does it change to?" (out16): the text that comes up next where X was
+#: (same place on the frame, same line).
 _REPLACES = re.compile(
-    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of)"
+    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of|"
+    r"(?:chang|switch|mov)(?:e|es|ed|ing)?\s+away\s+from)"
     r"\s+(?:the\s+)?"
     r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
     r"(?=\s+(?:at|on|in|near|when|while|after|before|of)\b|\s*[?.!,;:]|\s*$)",

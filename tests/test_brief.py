@@ -1912,3 +1912,18 @@ def test_a_yes_no_name_only_another_line_holds_is_answered_no(minilm: Any, tmp_p
         unheld = judged("Does the red train leave the Marlow station early in the morning?")
     assert other is not None and other.other_number, other
     assert unheld is not None and not unheld.other_number, unheld
+
+
+def test_what_a_sign_changes_to_away_from_a_named_text_is_the_one_in_its_place_next(tmp_path: Path) -> None:
+    """out16's "the top banner changes away from the red customs message. what does it change to" marked the customs
+    message itself, and the model read it out: the text that came up in its place next is the answer."""
+    from tests.test_queries_data import speech_and_signs
+
+    signs = [(0.0, 94.0, "ARRIVALS - SARNOVA LINES"), (95.0, 141.0, "CUSTOMS CHECKS IN OPERATION"),
+             (142.0, 203.0, "CAR PARK: PAY AT LEVEL 1 KIOSK")]
+    speech = [(92.0, 97.8, "Customs checks are in operation today, so please have your passport ready.")]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vH", "arrivals_hall.mp4", 204.0, speech, signs),
+                     read_only=True) as mem:
+        brief = evidence_brief(mem, "the banner changes away from the red customs message. what does it change to",
+                               video_id="vH")
+        assert brief.best_match is not None and brief.best_match.row_text == "CAR PARK: PAY AT LEVEL 1 KIOSK"
