@@ -396,6 +396,12 @@ class Brief:
         if len(fits) > 1 and len(exact := {k: i for k, i in fits.items() if i.place == want}) == 1:
             fits = exact  # the asked place itself, not one inside it ('left', not the bottom left's caption)
         duration = self.facts.duration_s if self.facts is not None else None
+        if len(fits) > 1 and duration is not None and any(w.at_s is not None for w in self.windows):
+            # asked what was on at an instant, not the label on for the whole video (a camera's name), which says the
+            # same at any time: out16's "what did the arrivals board on the right say at 0:20?" had the board at the
+            # top right and ARRIVALS HALL CAM 5 at the bottom right, and the label was marked
+            timed = {k: i for k, i in fits.items() if not _whole_video(i, duration)}
+            fits = timed if len(timed) == 1 else fits
         if len(fits) > 1 and self.windows and all(w.at_s is None or at_video_end(w.at_s, duration)
                                                   for w in self.windows):
             # of a span (not an instant in it, which asks what is on then), the one that came up in it, not one on
@@ -559,6 +565,12 @@ def _earliest_like(top: BriefItem, hits: Sequence[BriefItem], asked: set[str]) -
     earlier = [i for i in hits if i.end_s is not None and top.start_s is not None and i.end_s <= top.start_s
                and alike(_words(shown_line(i)))]
     return min(earlier, key=lambda i: i.start_s or 0.0, default=top)
+
+
+def _whole_video(item: BriefItem, duration_s: float) -> bool:
+    """Whether `item` is on from the video's first second to within 2 s of its end."""
+    return item.start_s is not None and item.end_s is not None and item.start_s <= 1.0 \
+        and item.end_s >= duration_s - 2.0
 
 
 def _words(text: str) -> set[str]:

@@ -1878,7 +1878,8 @@ def test_how_a_sign_changed_is_answered_with_its_values_in_time_order(minilm: An
 def test_of_a_span_the_text_at_the_asked_place_that_came_up_in_it_is_marked() -> None:
     """out15's "what does the caption at the bottom say near the end?" had the camera label at the bottom right
     (on from 0 s) and a caption that came up at 186 s of 198 at the bottom left, no mark, and the model read out a
-    line of speech. Of a span, the one that came up in it; at an instant inside a video, what is on then (both)."""
+    line of speech. Of a span, the one that came up in it; at an instant inside a video, what is on then (both, but
+    a label on for the whole video)."""
     from queries.brief import VideoFacts
 
     def span(i: int, a: float, b: float, text: str, place: str) -> BriefItem:
@@ -1892,7 +1893,10 @@ def test_of_a_span_the_text_at_the_asked_place_that_came_up_in_it_is_marked() ->
     assert end.best_match is not None and end.best_match.item_id == 1
     inside = Brief("What does the caption at the bottom say at 0:17?", "v", items,
                    windows=(TimeWindow(16.0, 18.0, "at 0:17", 17.0),), facts=facts)
-    assert inside.best_match is None
+    # at an instant, not the label on for the whole video (out16's camera label beside the arrivals board)
+    assert inside.best_match is not None and inside.best_match.item_id == 1
+    label = (span(0, 2, 19, "CAM 1", "bottom right"), items[1])  # a label on for part of it stands beside it
+    assert Brief(inside.question, "v", label, windows=inside.windows, facts=facts).best_match is None
 
 
 def test_a_yes_no_name_only_another_line_holds_is_answered_no(minilm: Any, tmp_path: Path) -> None:
@@ -1927,3 +1931,20 @@ def test_what_a_sign_changes_to_away_from_a_named_text_is_the_one_in_its_place_n
         brief = evidence_brief(mem, "the banner changes away from the red customs message. what does it change to",
                                video_id="vH")
         assert brief.best_match is not None and brief.best_match.row_text == "CAR PARK: PAY AT LEVEL 1 KIOSK"
+
+
+def test_a_text_on_for_the_whole_video_is_not_what_a_place_showed_at_an_instant(tmp_path: Path) -> None:
+    """out16's "what did the arrivals board on the right say at 0:20?" had the board at the top right and the camera
+    label ARRIVALS HALL CAM 5, on for the whole video, at the bottom right; the label (holding 'arrivals') was marked.
+    Asked for the label's own place, the label is the answer."""
+    from tests.test_queries_data import speech_and_signs
+
+    board, label = (420.0, 40.0, 620.0, 70.0), (450.0, 320.0, 630.0, 350.0)
+    signs = [(0.0, 39.0, "OSTRABY - ARRIVED BERTH 1", board), (40.0, 71.0, "BAGGAGE: BELT 2", board),
+             (0.0, 203.0, "ARRIVALS HALL CAM 5", label)]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vH", "hall.mp4", 204.0, [], signs),
+                     read_only=True) as mem:
+        at = evidence_brief(mem, "What did the arrivals board on the right say at 0:20?", video_id="vH").best_match
+        assert at is not None and at.row_text == "OSTRABY - ARRIVED BERTH 1"
+        corner = evidence_brief(mem, "What did the text at the bottom right say at 0:20?", video_id="vH").best_match
+        assert corner is not None and corner.row_text == "ARRIVALS HALL CAM 5"

@@ -196,15 +196,19 @@ def write_known(memory: Memory, encoder: MiniLM) -> None:
 
 
 def speech_and_signs(path: Path, video_id: str, file: str, duration_s: float,
-                     speech: Sequence[tuple[float, float, str]], signs: Sequence[tuple[float, float, str]]) -> Path:
-    """`path`, a new memory of one video whose only rows are `speech` and on-screen `signs` ((start_s, end_s,
-    text) each, the signs at the lower left): for briefs over lines a test quotes from a real transcript."""
+                     speech: Sequence[tuple[float, float, str]], signs: Sequence[tuple[Any, ...]]) -> Path:
+    """`path`, a new memory of one video (640x360) whose only rows are `speech` and on-screen `signs` ((start_s,
+    end_s, text) each, a sign at the lower left unless a fourth item gives its box (x1, y1, x2, y2)): for briefs
+    over lines a test quotes from a real transcript."""
+    lower_left = (20.0, 300.0, 300.0, 330.0)
     tables = {
         "transcript": rows_table("transcript", [dict(segment_id=i, start_s=s, end_s=e, text=t, language="en",
                                                      model="test") for i, (s, e, t) in enumerate(speech)], video_id),
-        "ocr_spans": rows_table("ocr_spans", [dict(span_id=i, start_s=s, end_s=e, text=t, confidence=0.95, x1=20.0,
-                                                   y1=300.0, x2=300.0, y2=330.0, num_frames=int(e - s) + 1)
-                                              for i, (s, e, t) in enumerate(signs)], video_id),
+        "ocr_spans": rows_table("ocr_spans", [dict(span_id=i, start_s=s, end_s=e, text=t, confidence=0.95,
+                                                   **dict(zip(("x1", "y1", "x2", "y2"), box, strict=True)),
+                                                   num_frames=int(e - s) + 1)
+                                              for i, (s, e, t, box) in enumerate((*sg, lower_left)[:4]
+                                                                                 for sg in signs)], video_id),
     }
     record = VideoRecord(video_id=video_id, path=f"/videos/{file}", status="ok", duration_s=duration_s, fps=25.0,
                          num_frames=int(duration_s * 25), width=640, height=360, has_audio=True)
