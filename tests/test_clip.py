@@ -6,6 +6,7 @@ stored under the right model name and that search runs through the same model, n
 """
 
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +127,11 @@ def test_a_checkpoint_of_another_architecture_fails_the_role_not_the_video(
         assert result.status == "ok"
         assert result.roles["clip"].startswith("failed: cannot load open_clip ViT-B-32/vit_s32_untrained.pt")
         assert mem.table_counts()["frame_embeddings"] == 0
+
+
+def test_without_open_clip_the_role_is_unavailable_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU machine, without open_clip, building a pipeline failed with ModuleNotFoundError: the frame
+    embedder is left out, as any role that cannot run."""
+    monkeypatch.setitem(sys.modules, "open_clip", None)  # import open_clip raises ImportError
+    avail = FrameEmbedder(_settings()).availability()
+    assert not avail.ok and "open_clip is not installed" in avail.detail

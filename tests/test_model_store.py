@@ -104,6 +104,19 @@ def test_whisper_in_vidmem_cache_comes_before_the_package(cache: Path) -> None:
     assert (weights.source, weights.location) == ("cache", str(placed.parent))
 
 
+def test_without_faster_whisper_asr_is_unavailable_not_a_download(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU machine, without faster-whisper, the asr role said its weights would download on first use."""
+    import importlib.util
+
+    from ingest.roles.asr import SpeechRecognizer
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "faster_whisper" else real(name, *a))
+    avail = SpeechRecognizer(IngestSettings()).availability()
+    assert not avail.ok and "faster-whisper is not installed" in avail.detail
+
+
 def test_a_missing_whisper_folder_is_an_error(cache: Path, tmp_path: Path) -> None:
     with pytest.raises(RoleUnavailable, match=r"asr.model .*whisper-gone' is not a folder"):
         resolve_whisper(str(tmp_path / "whisper-gone"))

@@ -302,6 +302,8 @@ def clip_availability(settings: ClipSettings) -> Availability:
         weights = resolve_clip(settings)
     except RoleUnavailable as exc:
         return Availability(False, str(exc))
+    except ImportError:  # a pipeline is still built: the role is left out, as any other that cannot run
+        return Availability(False, "open_clip is not installed: pip install open-clip-torch")
     if weights.source == "download":
         return _download_availability(
             f"open_clip {weights.label} weights", "set clip.pretrained to a checkpoint file (open_clip state_dict)"

@@ -1,6 +1,7 @@
 """Speech recognition with faster-whisper -> `transcript`, `transcript_words`."""
 
 import copy
+import importlib.util
 import itertools
 import logging
 from pathlib import Path
@@ -23,6 +24,8 @@ class SpeechRecognizer(Extractor):
     _model: Any = None
 
     def availability(self) -> Availability:
+        if importlib.util.find_spec("faster_whisper") is None:  # else a missing library read as "downloads"
+            return Availability(False, "faster-whisper is not installed: pip install faster-whisper")
         try:
             weights = resolve_whisper(self.settings.asr.model)
         except RoleUnavailable as exc:
