@@ -447,3 +447,22 @@ def test_onnx_runtime_and_torch_find_the_same_boxes(media: dict[str, Path], tmp_
         assert np.allclose(by_torch.xyxy[order_t], by_onnx.xyxy[order_o], atol=1.0)
         assert np.allclose(by_torch.confidence[order_t], by_onnx.confidence[order_o], atol=0.01)
         assert (by_torch.mask_polygons is None) == (by_onnx.mask_polygons is None) == (model == "packaged")
+
+
+def test_on_a_gpu_the_detector_runs_in_half_precision_unless_float32_is_asked() -> None:
+    """The GPU benchmark's "float32" reference run was fp16 too: the detector ignored tracking.precision on CUDA.
+    The model is a recording stand-in (no GPU here); what is under test is what the detector asks it for."""
+    from ingest.models.detectors import TorchDetector
+
+    class Recording:
+        def __init__(self) -> None:
+            self.kwargs: dict[str, Any] = {}
+
+        def predict(self, images: list[Any], **kwargs: Any) -> list[Any]:
+            self.kwargs = kwargs
+            return []
+
+    for precision, device, half in (("int8", "cuda:0", True), ("fp32", "cuda:0", False), ("int8", "cpu", False)):
+        model = Recording()
+        TorchDetector(model, {0: "person"}, None, TrackingSettings(precision=precision), device).detect([])
+        assert (model.kwargs.get("quantize") == 16) == half, (precision, device)
