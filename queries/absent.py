@@ -216,6 +216,8 @@ def absent_from_video(memory: Memory, video_id: str, question: str, categories: 
     return Absent(quoted, words, alike, named=by_name and bool(words))
 
 
+#: Every text row of the video: speech, on-screen text, captions.
+_TEXTS_SQL = "SELECT text FROM text_items WHERE video_id = ?"
 #: The video's on-screen texts, where a sign abbreviates ('TEMP', 'INFO').
 _SCREEN_SQL = "SELECT text FROM text_items WHERE video_id = ? AND source = 'ocr_spans'"
 
@@ -314,8 +316,7 @@ def _missing_doers(memory: Memory, video_id: str, subjects: Sequence[str]) -> tu
              if _DOER.fullmatch(s.lower()) and not _count(memory, _WORDS_SQL, video_id, forms_pattern(s))]
     if not doers:
         return (), ()
-    rows = run_sql(memory, "SELECT text FROM text_items WHERE video_id = ?", [video_id]).column("text").to_pylist()
-    text = " ".join(str(t) for t in rows)
+    text = " ".join(str(t) for t in run_sql(memory, _TEXTS_SQL, [video_id]).column("text").to_pylist())
     found = [(s, look_alikes([s], text)) for s in doers]
     # a video that says the act says who does it: out15's "where are drivers told to park since P3 is full?" was
     # told nothing mentions 'drivers' beside "... please drive on to P5" (dev, the rule's one false firing there)
@@ -368,8 +369,8 @@ def unstated_value(memory: Memory, video_id: str, question: str, categories: Seq
         # temperature, got the time of the last descent). Of the video questions of out15 and heldout28, 7 ask a
         # value with no held subject: this fires on that unanswerable one, not on the 2 answerable (a sign's
         # BASE TEMP -7 C, a sale "until 4")
-        rows = run_sql(memory, "SELECT text FROM text_items WHERE video_id = ?", [video_id]).column("text")
-        if kind in VALUE_FORMS and not any(VALUE_FORMS[kind].search(str(t)) for t in rows.to_pylist()):
+        rows = run_sql(memory, _TEXTS_SQL, [video_id]).column("text").to_pylist()
+        if kind in VALUE_FORMS and not any(VALUE_FORMS[kind].search(str(t)) for t in rows):
             return Absent(unstated=kind)
         return Absent()
     about = [forms_pattern(s) for s in held]

@@ -86,7 +86,7 @@ from queries.brief_items import (
 from queries.brief_order import order_items
 from queries.choice_scores import ChoiceScore, EvidenceSpan, score_choices
 from queries.errors import QueryError
-from queries.heard import heard_names, heard_words, with_heard_names
+from queries.heard import heard_names, heard_words, video_vocabulary, with_heard_names
 from queries.question_words import (
     ASKS_BEFORE_CHANGE,
     AUXILIARIES,
@@ -584,16 +584,6 @@ def _words(text: str) -> set[str]:
 # ------------------------------------------------------------------------------ building
 
 
-#: The words the video says or shows, lower case (`respelled`).
-_VOCABULARY_SQL = (
-    "SELECT DISTINCT unnest(regexp_extract_all(lower(text), '[a-z]+')) AS word FROM text_items WHERE video_id = ?"
-)
-
-
-def _vocabulary(memory: Memory, vid: str) -> set[str]:
-    return set(run_sql(memory, _VOCABULARY_SQL, [vid]).column("word").to_pylist())
-
-
 def evidence_brief(
     memory: Memory,
     question: str,
@@ -616,7 +606,7 @@ def evidence_brief(
     k = _checks.count("k", k, maximum=50)
     vid = _checks.video(memory, video_id) if video_id is not None else None
     # 'announcments', 'umbrela' (of a video that says 'umbrella') are no words asked about
-    vocabulary = _vocabulary(memory, vid) if vid is not None else set()
+    vocabulary = video_vocabulary(memory, vid) if vid is not None else set()
     question = respelled(question, vocabulary)
     notes: list[str] = []
     noise = _Noise(memory)

@@ -20,7 +20,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from memory import Memory
 from queries.run import run_sql
 
-__all__ = ["asked_names", "heard_names", "heard_spans", "sound_key", "with_heard_names"]
+__all__ = ["asked_names", "heard_names", "heard_spans", "heard_words", "sound_key", "video_vocabulary",
+           "with_heard_names"]
 
 #: Spellings that sound alike, longest first ('sch' before 'ch'): what each is keyed as.
 _ALIKE = (("sch", "sh"), ("tch", "ch"), ("ph", "f"), ("ck", "k"), ("ch", "k"), ("gh", "g"), ("dt", "t"),
@@ -70,20 +71,22 @@ def heard_spans(name: str, text: str) -> list[str]:
     if len(key) < MIN_KEY:
         return []
     allowed = max(1, len(key) // 5)
+    size = len(name.split())
     words = list(re.finditer(r"[A-Za-z]+(?:'[a-z]+)?", text))
+
+    def closest(start: int) -> tuple[int, int] | None:
+        return _closest(key, allowed, text, words, start, size) if start < len(words) else None
+
     found: list[str] = []
-    start = 0
+    start, best = 0, closest(0)
     while start < len(words):
-        best = _closest(key, allowed, text, words, start, len(name.split()))
-        if best is not None and start + 1 < len(words) and (later := _closest(key, allowed, text, words, start + 1,
-                                                                                len(name.split()))) is not None \
-                and later[0] <= best[0]:
-            best = None  # 'to Theo Machetti': the run without its first word is as close
-        if best is not None:
+        later = closest(start + 1)
+        if best is not None and (later is None or later[0] > best[0]):
             found.append(text[words[start].start():words[best[1]].end()])
             start = best[1] + 1
-        else:
-            start += 1
+            best = closest(start)
+        else:  # none from here, or the run without its first word is as close ('to Theo Machetti')
+            start, best = start + 1, later
     return found
 
 
@@ -121,19 +124,25 @@ def asked_names(question: str, vocabulary: Collection[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-#: The video's speech, in time order.
+#: The video's speech, in time order; the words it says or shows.
 _SPEECH_SQL = "SELECT start_s, text FROM text_items WHERE video_id = ? AND source = 'transcript' ORDER BY start_s"
 _VOCABULARY_SQL = (
     "SELECT DISTINCT unnest(regexp_extract_all(lower(text), '[a-z]+')) AS word FROM text_items WHERE video_id = ?"
 )
 
 
+def video_vocabulary(memory: Memory, video_id: str) -> set[str]:
+    """The words (lower case) the video says or shows."""
+    return set(run_sql(memory, _VOCABULARY_SQL, [video_id]).column("word").to_pylist())
+
+
 def heard_names(memory: Memory, video_id: str, question: str,
                 vocabulary: Collection[str] | None = None) -> dict[str, tuple[tuple[float, str], ...]]:
-    """Each name `question` spells that the video does not (`asked_names`), with the (start, run of words) of
-    its speech that sound like it (`heard_spans`); names heard nowhere are left out."""
+    """Each name `question` spells that the video does not (`asked_names`; `vocabulary`: the words that count as
+    spelled, by default `video_vocabulary`), with the (start, run of words) of its speech that sound like it
+    (`heard_spans`); names heard nowhere are left out."""
     if vocabulary is None:
-        vocabulary = set(run_sql(memory, _VOCABULARY_SQL, [video_id]).column("word").to_pylist())
+        vocabulary = video_vocabulary(memory, video_id)
     names = asked_names(question, vocabulary)
     if not names:
         return {}

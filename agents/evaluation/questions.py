@@ -80,7 +80,7 @@ def load_jsonl(path: str | Path, resolve_video: Callable[[str], Path] | None = N
         try:
             rec = json.loads(line)
             # an archive question may name no video ("video": null): a user asking it knows none
-            named = rec["video"] if rec.get("scope") != "archive" or rec.get("video") is not None else None
+            named = rec.get("video") if rec.get("scope") == "archive" else rec["video"]
             video = None if named is None else resolve_video(named) if resolve_video else _relative(path, named)
             out.append(
                 Question(
