@@ -318,3 +318,30 @@ def test_asr_that_cannot_run_on_the_gpu_runs_on_the_cpu(
     assert result.status == "ok" and result.roles["asr"] == "ran"
     assert jiwer.wer(_normalize(truth["clips"]["speech_sign"]["speech"]["text"]), _normalize(text)) < 0.2
     assert "cannot run Whisper on the GPU" in caplog.text and "nvidia-cublas-cu12" in caplog.text
+
+
+def test_a_pip_installed_cublas_12_is_loaded_by_path_and_a_broken_one_is_left_to_the_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CTranslate2 dlopens libcublas.so.12 by name, which never looks in site-packages: the copy of pip's
+    nvidia-cublas-cu12 is loaded by its path first (Lt before the library that needs it). One that does not load
+    (here a file that is no library) raises nothing: CTranslate2's own error then sends ASR to the CPU."""
+    import ctypes
+
+    import ingest.roles.asr
+
+    lib = tmp_path / "nvidia" / "cublas" / "lib"
+    lib.mkdir(parents=True)
+    for name in ("libcublasLt.so.12", "libcublas.so.12"):
+        (lib / name).write_bytes(b"not a library")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    loaded: list[str] = []
+    real_cdll = ctypes.CDLL
+
+    def cdll(path: str, mode: int = 0) -> Any:
+        loaded.append(Path(path).name)
+        return real_cdll(path, mode=mode)
+
+    monkeypatch.setattr(ctypes, "CDLL", cdll)
+    ingest.roles.asr._load_cublas12()
+    assert loaded == ["libcublasLt.so.12", "libcublas.so.12"]

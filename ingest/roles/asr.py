@@ -49,6 +49,7 @@ class SpeechRecognizer(Extractor):
             weights = resolve_whisper(self.settings.asr.model)
             device = _device(self.settings.device)
             if device != "cpu":
+                _load_cublas12()
                 log.info("ASR: loading %s (%s) on %s/float16", weights.location, weights.source, device)
                 try:
                     model = WhisperModel(weights.location, device=device, compute_type="float16")
@@ -157,13 +158,35 @@ def utterances(seg: Any, pause_s: float | None = 1.0) -> list[tuple[str, list[An
     return [(text, run) for text, run in split if text]
 
 
-# CTranslate2 loads cuBLAS and cuDNN at a model's first encode, not at load: its CUDA 12 build on a
-# machine with only CUDA 13's libraries (what the pinned torch brings) fails there, mid-video.
+# CTranslate2 loads cuBLAS at a model's first encode, not at load: its CUDA 12 build on a machine with
+# only CUDA 13's libraries (what the pinned torch brings) fails there, mid-video.
 GPU_FALLBACK = (
     "ASR: CTranslate2 cannot run Whisper on the GPU (%s); running it on the CPU. CTranslate2 %s is built "
-    "for CUDA 12: pip install nvidia-cublas-cu12 'nvidia-cudnn-cu12==9.*' and put their lib folders on "
-    "LD_LIBRARY_PATH to run it on the GPU"
+    "for CUDA 12: pip install nvidia-cublas-cu12 to run it on the GPU (vidmem loads its libcublas.so.12)"
 )
+
+
+def _load_cublas12() -> None:
+    """Load the libcublas.so.12 of pip's nvidia-cublas-cu12, when installed, before CTranslate2 wants it.
+
+    CTranslate2's CUDA 12 build dlopens "libcublas.so.12" by name at its first encode, and the dynamic
+    loader looks for it on LD_LIBRARY_PATH (read when the process starts), the system's library folders
+    and nowhere in site-packages, so the pip-installed copy was never found. Loaded here by its path, it is
+    in the process under that soname, and CTranslate2's dlopen gets it. A no-op without the package; a
+    copy that does not load is left to CTranslate2's own error, and the fallback to the CPU."""
+    import ctypes
+
+    spec = importlib.util.find_spec("nvidia")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        lib = Path(root) / "cublas" / "lib"
+        if (lib / "libcublas.so.12").is_file():
+            for name in ("libcublasLt.so.12", "libcublas.so.12"):  # Lt first: libcublas needs it
+                if (lib / name).is_file():
+                    try:
+                        ctypes.CDLL(str(lib / name), mode=ctypes.RTLD_GLOBAL)
+                    except OSError as exc:
+                        log.debug("ASR: cannot load %s: %s", lib / name, exc)
+            return
 
 
 def _first_encode(model: Any) -> None:
