@@ -235,7 +235,9 @@ def span_places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]
     """span_id -> (place on the frame, which line there from the top when other text is shown at the
     same place at the same time, else None). The second line under a top sign is also 'top': told
     apart only by its line, the small model read the top line for "the line below the top sign"."""
-    placed = [(r, screen_place(r["y"], screen_side(r.get("x1"), r.get("x2")))) for r in rows if r["y"] is not None]
+    rows = [r for r in rows if r["y"] is not None]
+    sides = _board_sides(rows, [screen_side(r.get("x1"), r.get("x2")) for r in rows])
+    placed = [(r, screen_place(r["y"], side)) for r, side in zip(rows, sides, strict=True)]
     out: dict[int, tuple[str, int | None]] = {}
     for r, place in placed:
         beside = [o for o, p in placed if p == place and o["span_id"] != r["span_id"]
@@ -243,6 +245,29 @@ def span_places(rows: list[dict[str, Any]]) -> dict[int, tuple[str, int | None]]
         above = sorted(o["y"] for o in beside if o["y"] < r["y"])  # one line read twice is one line
         levels = sum(1 for i, y in enumerate(above) if i == 0 or y - above[i - 1] > _LINE_GAP)
         out[r["span_id"]] = (place, 1 + levels if beside else None)
+    return out
+
+
+#: How close (a fraction of the frame's width) two texts' left (or right) edges are to be set on one board.
+_EDGE_GAP = 0.015
+
+
+def _board_sides(rows: list[dict[str, Any]], sides: list[str | None]) -> list[str | None]:
+    """`sides` with a text of no side given the side of a text set at the same height with the same left edge (a
+    left side) or right edge (a right one): the texts of one board. out16's left board showed '18:50 QUILLAN BAY -
+    CANCELLED', long enough to reach past the middle, at the left edge its four shorter texts shared; on its own it
+    was at no side ("the top, second line"), and the board's messages were counted as four, not five."""
+    out = list(sides)
+    for i, r in enumerate(rows):
+        if sides[i] is not None or r.get("x1") is None or r.get("x2") is None:
+            continue
+        for o, side in zip(rows, sides, strict=True):
+            if side is None or abs(o["y"] - r["y"]) > _LINE_GAP:
+                continue
+            edge = ("x1", "x2")[side == "right"]
+            if abs(o[edge] - r[edge]) <= _EDGE_GAP:
+                out[i] = side
+                break
     return out
 
 
