@@ -94,15 +94,24 @@ _AT_START = re.compile(
     r"said|mentioned|announced|begins?|began|starts?|started)\b",
     re.I,
 )
+#: "What was being announced at the moment the top banner switched to the red Quillan Bay cancellation?" (out16),
+#: "what was said when the board changed to 'GATE 6'": the instant the text after the verb came up (`at`), at the
+#: place the words before it name.
+_SWITCHED_TO = re.compile(
+    r"\b(?:at\s+the\s+(?:very\s+)?(?:moment|instant|time)|the\s+moment|as\s+soon\s+as|just\s+as|when)\s+"
+    r"(?P<place>(?:the\s+|a\s+|an\s+)?[\w' -]{0,60}?)\s+(?:switch(?:es|ed)?|chang(?:es|ed)|turn(?:s|ed)|flip(?:s|ped)"
+    r"|updat(?:es|ed))\s+(?:over\s+)?(?:to|into)\s+(?P<x>[^?.!,;]+)",
+    re.I,
+)
 #: "What does the sign 'PLATFORM 7' change to?": the text shown next.
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
 )
-#: "What heading replaces CAKE SALE at the top?", "which sign takes the place of 'NO ENTRY'?", "the banner changes
-#: away from the red customs message. what does it change to?" (out16): the text that comes up next where X was
-#: (same place on the frame, same line).
+#: "What heading replaces CAKE SALE at the top?", "what replaced '17:40 VANNICK'", "which sign takes the place of
+#: 'NO ENTRY'?", "the banner changes away from the red customs message. what does it change to?" (out16): the text
+#: that comes up next where X was (same place on the frame, same line).
 _REPLACES = re.compile(
-    r"\b(?:replaces?|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of|"
+    r"\b(?:replaces?|replaced(?!\s+by\b)|replacing|takes?\s+(?:the\s+)?place\s+of|takes?\s+over\s+from|comes?\s+(?:up\s+)?instead\s+of|"
     r"(?:chang|switch|mov)(?:e|es|ed|ing)?\s+away\s+from)"
     r"\s+(?:the\s+)?"
     r"(?:(?:sign|text|heading|headline|caption|banner|title|overlay)\s+)?(['\"]?)(.+?)\1"
@@ -224,6 +233,12 @@ def order_items(
     ]
     for m in starts:
         relations.append(("at", _quoted_or(m.group(1)), _anchor_kinds(question, m.start(), m.end())))
+    at_place: dict[str, str] = {}  # of an anchor a place names ("the top banner switched to X"), that place
+    for m in _SWITCHED_TO.finditer(question):
+        if content_words(m.group("x")) and not any(s.start() <= m.start("x") < s.end() for s in starts):
+            relations.append(("at", _quoted_or(m.group("x")), ["ocr_spans"]))
+            if (where := asked_place(m.group("place"))) is not None:
+                at_place[_quoted_or(m.group("x"))] = where
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):
@@ -236,7 +251,7 @@ def order_items(
         relations.append(("while", _quoted_or(clause), _anchor_kinds(question, opening.start(), opening.end())))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:
-        anchor = _anchor_hit(memory, vid, phrase, sources, encoder)
+        anchor = _anchor_hit(memory, vid, phrase, sources, encoder, at_place.get(phrase))
         kind = None  # the neighbour's kind: the anchor's own
         if anchor is None and set(sources) != _KINDS and ":" not in relation and relation in _NEIGHBOUR_SQL:
             # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
@@ -409,6 +424,11 @@ def _at_asked_place(
     places = video_span_places(memory, anchor.video_id)
     rows = [r for r in run_sql(memory, sql, args).to_pylist()
             if _same_place(places.get(int(r["item_id"])), (want, line))]
+    own = places.get(anchor.item_id)
+    if own is not None and place_fits(want, own[0]):
+        # the asked place holds the anchor: its own place's next text, not one inside the asked place ("what did
+        # the top banner change to after 'SAILING 19:00'?" was answered with the top right's sign, out16)
+        rows = [r for r in rows if places[int(r["item_id"])][0] == own[0]] or rows
     return (sql, args, rows[:1]) if rows else None
 
 
@@ -538,8 +558,11 @@ def _quoted_or(phrase: str) -> str:
     return quoted.group(1) if quoted else phrase
 
 
-def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None) -> TextHit | None:
-    """The text that `phrase` names: the best of keyword and semantic search, fused."""
+def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encoder: Encoder | None,
+                place: str | None = None) -> TextHit | None:
+    """The text that `phrase` names: the best of keyword and semantic search, fused; of on-screen texts tied
+    with it, one at `place` on the frame when one is (out16's top banner and left board both read QUILLAN BAY
+    CANCELLED)."""
     groups: list[tuple[str, list[TextHit]]] = []
     words = content_words(phrase)
     if re.search(r"[a-z]", phrase):
@@ -568,7 +591,14 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
     # not "the exit of the finish area", which ranks first by words alone for being short (trial 12)
     tied = [h for h, score, _ in ranked if score == ranked[0][1]]
     asked = set(stems(_own_words(phrase)))
-    return max(tied, key=lambda h: len(asked & set(stems(_own_words(h.text)))))
+    best = max(tied, key=lambda h: len(asked & set(stems(_own_words(h.text)))))
+    if place is None or best.source != "ocr_spans":
+        return best
+    places = video_span_places(memory, vid)
+    holding = len(asked & set(stems(_own_words(best.text))))
+    return next((h for h, _, _ in ranked if h.source == "ocr_spans"
+                 and _same_place(places.get(h.item_id), (place, None))
+                 and len(asked & set(stems(_own_words(h.text)))) >= holding), best)
 
 
 def _own_words(text: str) -> list[str]:
