@@ -1,19 +1,17 @@
 """A count question answered with a list and no number gets the list's length as its number.
 
 Asked "How many things does the tourist desk offer?", the small model answered "The tourist desk offers maps,
-bus passes, and hotel walkings." (out16 dev): the three things, not how many. A list of three or more joined
-by commas and a last 'and' or 'or' is counted by the code; an answer that states any number, denies, or holds
+bus passes, and hotel walkings." (out16 dev): the three things, not how many. A list of three or more
+(`queries.said_lists.listed`) is counted by the code; an answer that states any number, denies, or holds
 no such list is left as it is (two things joined by 'and' may be one: "fish and chips")."""
 
 import re
 
 from queries.question_words import NUMBER_WORDS, asks_count
+from queries.said_lists import listed
 
 __all__ = ["with_listed_count"]
 
-#: A list of three or more: items set apart by commas, the last after 'and' or 'or' ("maps, bus passes, and
-#: hotel bookings"; "A, B and C"). An item holds no sentence end, colon or semicolon.
-_LIST = re.compile(r"[^,.;:!?]+(?:,\s*[^,.;:!?]+?)+,?\s+(?:and|or)\s+[^,.;:!?]+")
 #: What states a number, or that there is none of it.
 _NUMBER = re.compile(rf"\d|\b(?:{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|none|no|not|zero|"
                      r"single|couple|several|many|few)\b", re.I)
@@ -36,10 +34,5 @@ def with_listed_count(question: str, answer: str) -> str:
     """
     if not asks_count(question) or re.search(r"\bhow\s+much\b", question, re.I) or _NUMBER.search(answer):
         return answer
-    found = _LIST.search(answer)
-    if found is None:
-        return answer
-    parts = found.group().split(",")
-    last = parts[-1].strip()
-    n = len(parts) + (0 if re.match(r"(?:and|or)\s", last) else 1)
-    return f"{n}: {answer}"
+    things = listed(answer)
+    return f"{len(things)}: {answer}" if things else answer

@@ -114,6 +114,7 @@ from queries.question_words import (
     yes_no_question,
 )
 from queries.run import run_sql
+from queries.said_lists import listed
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
 from queries.signs import SIGN_LINES, Sign, signs
@@ -371,6 +372,16 @@ class Brief:
         clause = text[found.start():].lstrip(", ")
         end = re.search(r"[.!?](?:\s|$)", clause)
         return clause[:end.end()].strip() if end else clause.strip()
+
+    def listed_things(self) -> list[str]:
+        """For a question that asks how many (not how much), the things the best match lists when it is speech that
+        lists three or more (`said_lists.listed`); [] otherwise. out16's "how many items of lost property are
+        listed?" marked the line listing four, and the small model answered 5."""
+        top = self.best_match
+        if top is None or top.kind != "hit" or top.source != "transcript" or not asks_count(self.asked) \
+                or re.search(r"\bhow\s+much\b", self.asked, re.I):
+            return []
+        return listed(shown_line(top))
 
     def at_asked_place(self) -> BriefItem | None:
         """The one on-screen text at the place (and line) on the frame that a question about text

@@ -1282,6 +1282,7 @@ def replaced(minilm: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     "What heading replaces PLATFORM 9 EXIT at the top?",  # test12's "what heading replaces CAKE SALE at the top"
     "Which sign takes the place of 'PLATFORM 9 EXIT'?",
     "What does 'PLATFORM 9 EXIT' change to?",
+    "on the top sign, what replaced 'PLATFORM 9 EXIT'",  # out16's "what replaced '17:40 VANNICK - GATE 3'"
     # test13's "what text takes over the top of the frame after ICE CREAM VAN?" was marked on the line
     # that came up under it
     "What text takes over the top of the frame after PLATFORM 9 EXIT?",
@@ -1948,3 +1949,70 @@ def test_a_text_on_for_the_whole_video_is_not_what_a_place_showed_at_an_instant(
         assert at is not None and at.row_text == "OSTRABY - ARRIVED BERTH 1"
         corner = evidence_brief(mem, "What did the text at the bottom right say at 0:20?", video_id="vH").best_match
         assert corner is not None and corner.row_text == "ARRIVALS HALL CAM 5"
+
+
+def test_a_long_text_at_a_boards_left_edge_is_on_that_board() -> None:
+    """out16's left board showed '18:50 QUILLAN BAY - CANCELLED' (0.02-0.73 of the width), long enough to reach past
+    the middle, at the left edge its four shorter texts shared: on its own it was at no side, and the board's
+    messages were counted as four, not five. A centred banner at that height stays at no side."""
+    rows = [dict(span_id=0, start_s=0.0, end_s=134.0, y=0.19, x1=0.022, x2=0.547),
+            dict(span_id=1, start_s=190.0, end_s=249.0, y=0.196, x1=0.022, x2=0.728),
+            dict(span_id=2, start_s=0.0, end_s=59.0, y=0.18, x1=0.10, x2=0.90),
+            dict(span_id=3, start_s=0.0, end_s=59.0, y=0.9, x1=0.03, x2=0.75)]  # another height: no board
+    assert span_places(rows) == {0: ("top left", None), 1: ("top left", None), 2: ("top", None),
+                                 3: ("bottom", None)}
+
+
+def test_what_a_place_changed_to_after_a_text_there_is_its_next_text_there(tmp_path: Path) -> None:
+    """out16's "what did the top banner change to after 'SAILING 19:00 TO VANNICK ISLAND'?" was marked on the next
+    text at the top right (a sign inside 'top'), not the banner's own next text."""
+    from tests.test_queries_data import speech_and_signs
+
+    banner, sign = (80.0, 5.0, 560.0, 30.0), (420.0, 50.0, 620.0, 80.0)
+    signs = [(0.0, 109.0, "SAILING 19:00 TO VANNICK ISLAND", banner), (0.0, 44.0, "LANE 8: VANNICK", sign),
+             (45.0, 57.0, "LANE 2: MOTORCYCLES", sign), (110.0, 151.0, "LANE 5 CLOSED - USE LANE 7", banner)]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vL", "vehicle_lanes.mp4", 184.0, [], signs),
+                     read_only=True) as mem:
+        best = evidence_brief(mem, "What did the top banner of the vehicle lanes video change to after 'SAILING 19:00 "
+                                   "TO VANNICK ISLAND'?", video_id="vL").best_match
+        assert best is not None and best.row_text == "LANE 5 CLOSED - USE LANE 7"
+
+
+def test_a_count_of_things_a_line_lists_is_computed(tmp_path: Path) -> None:
+    """out16's "how many items of lost property are listed?" marked the line listing four (as speech recognition
+    wrote them), and the small model answered 5: the brief says how many things the best match lists. A question
+    that counts no things, or a line that lists none, gets no such line."""
+    from tests.test_queries_data import speech_and_signs
+
+    speech = [(312.0, 316.0, "Thank you for travelling with Sarnova Lines tonight."),
+              (316.0, 322.9, "Lost property handed in today includes a Lulambrella, a child-brug sack, a set-on car "
+                             "keys, and a camera."),
+              (343.0, 352.4, "This is the final call for the Dunmerrow sailing, departing from Gate 6 at 19:20.")]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vC", "concourse.mp4", 372.0, speech, []),
+                     read_only=True) as mem:
+        brief = evidence_brief(mem, "How many items of lost property were handed in today?", video_id="vC")
+        assert brief.best_match is not None and brief.best_match.start_s == 316.0
+        assert brief.listed_things() == ["…includes a Lulambrella", "a child-brug sack", "a set-on car keys",
+                                         "a camera"]
+        assert 'the best match lists 4 things: "…includes a Lulambrella"; "a child-brug sack"' in brief_text(brief)
+        assert evidence_brief(mem, "What lost property was handed in?", video_id="vC").listed_things() == []
+        assert evidence_brief(mem, "How many sailings get a final call?", video_id="vC").listed_things() == []
+
+
+def test_what_was_said_when_a_place_switched_to_a_text_is_the_speech_at_its_start(tmp_path: Path) -> None:
+    """out16's "what was being announced at the moment the top banner switched to the red Quillan Bay cancellation?"
+    found no anchor ('switched to' named none), and the left board's QUILLAN BAY text (190 s) was marked: the
+    banner's own text came up at 158 s, during the Gate 4 announcement."""
+    from tests.test_queries_data import speech_and_signs
+
+    banner, board = (120.0, 4.0, 520.0, 29.0), (14.0, 58.0, 466.0, 84.0)
+    signs = [(60.0, 157.0, "OSTRABY 18:10 DELAYED 40 MIN", banner),
+             (158.0, 329.0, "QUILLAN BAY 18:50 CANCELLED", banner),
+             (190.0, 249.0, "18:50 QUILLAN BAY - CANCELLED", board)]
+    speech = [(153.7, 160.0, "Attention please. Gate 4 is closed because of a fault with the passenger walkway."),
+              (202.9, 207.6, "The 1850 sailing to Quillan Bay has been cancelled because of high winds.")]
+    with open_memory(speech_and_signs(tmp_path / "m.duckdb", "vC", "concourse.mp4", 372.0, speech, signs),
+                     read_only=True) as mem:
+        best = evidence_brief(mem, "What was being announced at the moment the top banner switched to the Quillan Bay "
+                                   "cancellation?", video_id="vC").best_match
+        assert best is not None and best.source == "transcript" and best.start_s == 153.7, best
