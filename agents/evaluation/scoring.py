@@ -101,6 +101,10 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     True
     >>> matches("8 of the 8 stretches state a price", ["3 announcements"]), matches("3 of them at 5 s", ["8"])
     (False, False)
+    >>> matches("the equipment is still being unpacked", ["unpack"]), matches("It is in 30 minutes", ["3"])
+    (True, False)
+    >>> matches("It is quillmoor_atrium_saturday.mp4.", ["atrium_saturday"]), matches("the lemons", ["lemon drizzle"])
+    (True, False)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     bare = _bare_number(candidate)
@@ -109,10 +113,20 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
         if words in (["yes"], ["no"]):
             if polarity(answer_text) == words[0]:
                 return True
-        elif words and (f" {' '.join(words)} " in f" {' '.join(candidate)} "  # its words, whole, inside the answer's
+        elif words and (_holds_run(candidate, words)  # its words, in a row, inside the answer's
                         or words[0] == bare):  # "6" answers "how many?" as "6 texts" does
             return True
     return False
+
+
+def _holds_run(candidate: list[str], words: list[str]) -> bool:
+    """Whether `words` stand in a row in `candidate`, each whole or, a word of 4 letters or more, as the start of
+    one: a reference 'unpack' is stated by "is being unpacked", 'clean' by "is being cleaned" (out17's accept
+    lists give stems), not 'pipe' by "a burst pipe" alone nor '3' by '30'."""
+    n = len(words)
+    return any(all(c == w or (len(w) >= 4 and w.isalpha() and c.startswith(w))
+                   for c, w in zip(candidate[i:i + n], words, strict=True))
+               for i in range(len(candidate) - n + 1))
 
 
 #: A span of the video given with one unit ("24-49 s", "24 to 49 seconds"): each end is a time.
@@ -153,7 +167,7 @@ _CURRENCY = {"$": "dollar", "\u20ac": "euro", "\u00a3": "pound"}
 
 
 def _words(text: str) -> list[str]:
-    text = number_words_to_digits(text)  # "under 8" states "under eight"
+    text = number_words_to_digits(text.replace("_", " "))  # "under 8" states "under eight"; file names' words
     text = _AMOUNT.sub(lambda m: f" {m.group(2)} {_CURRENCY[m.group(1)]} ", text)
     out = []
     for w in normalize_answer(text).split():
