@@ -57,8 +57,28 @@ def signs(spans: Sequence[Mapping[str, Any]]) -> list[Sign]:
             groups.append([r])
         else:
             home.append(r)
-    out = [_sign(g) for g in groups]
+    out = [_sign(g) for group in groups for g in _without_early_rows(group)]
     return sorted(out, key=lambda s: (s.start_s, s.span_ids))
+
+
+def _without_early_rows(group: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """The group, and apart from it each of its rows gone from the screen more than EDGE_S before its first span (read
+    in pieces or whole): a line that changes under a heading that stays is a text of its own. out17's menu board
+    CAKE OF THE DAY (5-177 s) came up with GINGER & PEAR (5-69 s), and the sign 'CAKE OF THE DAY / GINGER & PEAR'
+    was on at 100 s, when the board read LEMON DRIZZLE."""
+    first = group[0]
+    rows: list[list[Mapping[str, Any]]] = []
+    for s in group[1:]:
+        if _same_row(s, first):
+            continue
+        row = next((r for r in rows if _same_row(s, r[0])), None)
+        if row is None:
+            rows.append([s])
+        else:
+            row.append(s)
+    early = [r for r in rows if max(float(s["end_s"]) for s in r) < float(first["end_s"]) - EDGE_S]
+    gone = {id(s) for r in early for s in r}
+    return [[s for s in group if id(s) not in gone], *early]
 
 
 def _belongs(span: Mapping[str, Any], group: Sequence[Mapping[str, Any]]) -> bool:
@@ -82,11 +102,20 @@ def folded(text: object) -> str:
 
 def _touches(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two spans stand next to each other: one under the other (columns overlapping, the gap between
-    them under half a row's height) or on one row (rows overlapping, the gap under a row's height)."""
+    them under half a row's height, set flush left, centred or flush right alike: `_aligned`) or on one row
+    (rows overlapping, the gap under a row's height)."""
     height = max(float(a["y2"]) - float(a["y1"]), float(b["y2"]) - float(b["y1"]), 1.0)
     x_gap = max(float(a["x1"]), float(b["x1"])) - min(float(a["x2"]), float(b["x2"]))
     y_gap = max(float(a["y1"]), float(b["y1"])) - min(float(a["y2"]), float(b["y2"]))
-    return (x_gap < 0 and y_gap < 0.5 * height) or (y_gap < 0 and x_gap < height)
+    return (x_gap < 0 and y_gap < 0.5 * height and _aligned(a, b, height)) or (y_gap < 0 and x_gap < height)
+
+
+def _aligned(a: Mapping[str, Any], b: Mapping[str, Any], height: float) -> bool:
+    """Whether two lines share a left edge, a centre or a right edge (within a row's height): the rows of one
+    panel are set alike. out17's camera label in the top-left corner (6-349 px) and the centred banner just under
+    it (116-523 px), both up from the start, read as one sign, and the banner's own texts were one short."""
+    a1, a2, b1, b2 = float(a["x1"]), float(a["x2"]), float(b["x1"]), float(b["x2"])
+    return abs(a1 - b1) < height or abs(a2 - b2) < height or abs((a1 + a2) - (b1 + b2)) / 2 < height
 
 
 def _listed(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

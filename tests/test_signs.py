@@ -49,3 +49,18 @@ def test_the_brief_counts_a_two_line_label_once(minilm: Any, tmp_path: Path) -> 
     assert [t for t, _, _ in brief.facts.texts] == ["TICKET DESKS / 3 TO 6", "LIFT A3 / OUT OF SERVICE"]
     counted = next(i for i in brief.items if i.kind == "count")
     assert counted.text.startswith("2 different on-screen texts"), counted.text
+
+
+def test_lines_set_apart_or_gone_before_their_heading_are_texts_of_their_own() -> None:
+    """out17: a camera label in the top-left corner and a centred banner just under it, both up from 0 s, read as one
+    sign (the banner's texts were one short); a menu board's changing line GINGER & PEAR (5-69 s) came up with its
+    heading CAKE OF THE DAY (5-177 s), and 'CAKE OF THE DAY / GINGER & PEAR' was on at 100 s. A left-aligned board's
+    heading and the line under it that stays as long are still one sign."""
+    rows = [_span(0, "QSH LUMEN ATRIUM CAM 2", 0, 599, 4, (6, 349)),
+            _span(1, "FAMILY DISCOVERY WEEKEND", 0, 51, 45, (116, 523)),
+            _span(2, "CAKE OF THE DAY", 5, 177, 100, (382, 627)), _span(3, "GINGER & PEAR", 5, 69, 145, (382, 597)),
+            _span(4, "LEMON DRIZZLE", 70, 131, 145, (381, 599)),
+            _span(5, "DOME", 10, 300, 200, (11, 98)), _span(6, "NEXT SHOW 10:15", 10, 300, 245, (12, 263))]
+    assert sorted(s.text for s in signs(rows)) == ["CAKE OF THE DAY", "DOME / NEXT SHOW 10:15",
+                                                  "FAMILY DISCOVERY WEEKEND",
+                                                  "GINGER & PEAR", "LEMON DRIZZLE", "QSH LUMEN ATRIUM CAM 2"]
