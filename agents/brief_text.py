@@ -61,6 +61,8 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
         lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}")
     if top is not None and id(top) in fitted and (reason := brief.given_reason()):
         lines.append(f'the reason the best match gives: "{clip_text(reason)}"')
+    if top is not None and id(top) in fitted and (under := brief.lines_under()):
+        lines.append("the lines under it at its place then: " + "; ".join(f'"{t}"' for t in under))
     if top is not None and id(top) in fitted and (things := brief.listed_things()):
         lines.append(f"the best match lists {len(things)} things: " + "; ".join(f'"{t}"' for t in things))
     lines += _choice_lines(brief)

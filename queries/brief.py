@@ -383,6 +383,19 @@ class Brief:
             return []
         return listed(shown_line(top))
 
+    def lines_under(self) -> list[str]:
+        """For a question about the text at a place on the frame at a time, naming no line, the texts shown under
+        the best match (its place's first line) then, top down; [] otherwise. out17's "what did the board on the
+        left say at 4:00?" marked its heading DOME, and the model answered "DOME" without NEXT SHOW 13:50 under it."""
+        top = self.best_match
+        if top is None or top.source != "ocr_spans" or top.line != 1 or not self.windows \
+                or asked_line(self.asked) is not None or asked_place(self.asked) is None:
+            return []
+        under = sorted((i for i in self.items if i.source == "ocr_spans" and i.place == top.place and (i.line or 1) > 1
+                        and i.noise is None and any(i.overlaps(w.start_s, w.end_s) for w in self.windows)
+                        and top.overlaps(i.start_s or 0.0, i.end_s or 0.0)), key=lambda i: i.line or 1)
+        return list(dict.fromkeys(i.row_text for i in under))
+
     def at_asked_place(self) -> BriefItem | None:
         """The one on-screen text at the place (and line) on the frame that a question about text
         names, within the time it names: "late in the video, what does the line below the top sign
@@ -939,7 +952,10 @@ def _relevance(question: str, text: str, cosine: float | None, described: Collec
     # a word's other spelling counts too ('programmes' is held by 'Programs cost')
     forms = list({stems([w])[0]: stems([w, *spelling_variants(w)]) for w in words}.values())
     lower = number_words_to_digits(text)  # 'ten' and 'under 10' are one number
-    share = sum(1 for f in forms if any(w in lower for w in f)) / len(forms) if forms else 0.0
+    # a long word speech recognition wrote as two ('flap jacks' for the question's 'flapjacks', out17 dev) is held
+    joined = re.sub(r"[^0-9a-z]+", "", lower.lower())
+    share = sum(1 for f in forms if any(w in lower or (len(w) >= 6 and w in joined) for w in f)) / len(forms) \
+        if forms else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
     return round(max(share, meaning), 3)
 

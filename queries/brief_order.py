@@ -82,9 +82,11 @@ _DURING = re.compile(
 )
 #: "When the CHURCH TO RIVER caption first comes up, what is the voice saying?", "when they mention gloria
 #: what text is up on the screen": a question that opens with 'when' and then asks what, which or who relates
-#: the two in time; "When does 'EXIT' first appear?" asks a time.
+#: the two in time; "When does 'EXIT' first appear?" asks a time, and so does "when does the announcer remind people
+#: about what's in the flapjacks" (out17 dev: its 'what' opened no second clause).
 _WHEN_THEN_ASKS = re.compile(
-    r"^\s*when\s+(?P<clause>.+?)(?:\s*[,;:-]\s*|\s+)(?=(?:what|whats|what's|which|who|whose|who's)\b)", re.I)
+    r"^\s*when\s+(?!(?:does|do|did|is|are|was|were|will|would|can|could|should|has|have|had)\b)"
+    r"(?P<clause>.+?)(?:\s*[,;:-]\s*|\s+)(?=(?:what|whats|what's|which|who|whose|who's)\b)", re.I)
 #: "What is said at the moment 'EXIT' first appears?", "as soon as the bus is announced, what does the
 #: sign read?": what is on at the instant a text appears or a line starts, not all that overlaps it.
 _AT_START = re.compile(
@@ -103,6 +105,8 @@ _SWITCHED_TO = re.compile(
     r"|updat(?:es|ed))\s+(?:over\s+)?(?:to|into)\s+(?P<x>[^?.!,;]+)",
     re.I,
 )
+#: What asks for the state before a change: "what had it said before?", "what was it previously?".
+_ASKS_EARLIER = re.compile(r"\b(?:before|previously|earlier|beforehand)\b", re.I)
 #: "What does the sign 'PLATFORM 7' change to?": the text shown next.
 _CHANGES_TO = re.compile(
     r"['\"]([^'\"]+)['\"]\s+(?:change|changes|changed|turn|turns|switch|switches)\s+(?:to|into)\b", re.I
@@ -234,11 +238,17 @@ def order_items(
     for m in starts:
         relations.append(("at", _quoted_or(m.group(1)), _anchor_kinds(question, m.start(), m.end())))
     at_place: dict[str, str] = {}  # of an anchor a place names ("the top banner switched to X"), that place
-    for m in _SWITCHED_TO.finditer(question):
-        if content_words(m.group("x")) and not any(s.start() <= m.start("x") < s.end() for s in starts):
-            relations.append(("at", _quoted_or(m.group("x")), ["ocr_spans"]))
-            if (where := asked_place(m.group("place"))) is not None:
-                at_place[_quoted_or(m.group("x"))] = where
+    switched = [m for m in _SWITCHED_TO.finditer(question)
+                if content_words(m.group("x")) and not any(s.start() <= m.start("x") < s.end() for s in starts)]
+    for m in switched:
+        # "when the board switched to LEMON DRIZZLE, what had it said before?" (out17 dev): the text it took the
+        # place of; else what was on (said) at the instant it came up
+        rest = question[: m.start()] + " " + question[m.end():]
+        relations.append(("displaced" if _ASKS_EARLIER.search(rest) else "at", _quoted_or(m.group("x")),
+                          ["ocr_spans"]))
+        if (where := asked_place(m.group("place"))) is not None:
+            at_place[_quoted_or(m.group("x"))] = where
+    starts += switched  # a clause of its own no more
     for m in _DURING.finditer(question):
         clause = m.group(3)  # the anchor is of the kind its clause names ("talked about", "on screen")
         if any(s.start() <= m.start(2 if m.group(2) else 1) < s.end() for s in starts):

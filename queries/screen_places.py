@@ -139,7 +139,13 @@ def _frame_follows(text: str, match: re.Match[str]) -> bool:
         return True  # "the right-hand column", "the corner box": the text noun says it
     nxt = re.match(r"[\s-]*([A-Za-z]+)", text[match.end():])
     word = nxt.group(1).lower() if nxt else None
-    return word is None or (word not in _NOT_PLACES and (word in STOPWORDS or word in FRAME_WORDS))
+    return word is None or (word not in _NOT_PLACES and (word in STOPWORDS or word in FRAME_WORDS
+                                                         or word in _SHOWING_VERBS))
+
+
+#: Verbs of what a text shows, after its place: "what cake did the menu board on the right list?" (out17 dev)
+_SHOWING_VERBS = frozenset({"list", "lists", "listed", "advertise", "advertises", "advertised", "offer", "offers",
+                            "offered", "state", "states", "stated", "announce", "announces", "announced"})
 
 
 def asked_place(question: str) -> str | None:
@@ -157,6 +163,8 @@ def asked_place(question: str) -> str | None:
     ('left', 'corner')
     >>> asked_place("Was it on the right platform?"), asked_place("What is said right after the bell?")
     (None, None)
+    >>> asked_place("At 1:40, what cake did the menu board on the right list?")
+    'right'
     """
     # "There's a caption at the bottom and a text up top. What does the one at the top read?": the top
     asking = _asking_sentence(question)
