@@ -39,6 +39,10 @@ def listed(text: str) -> list[str]:
     ['Caravans', 'horse boxes', 'trailers will be…']
     >>> listed("Attention please, Gate 4 is closed because of a fault with the walkway, and passengers use Gate 6.")
     []
+    >>> listed("The trolley has four things to try, a brass sextant and a glass prism, a tooth and a cloud chamber.")
+    []
+    >>> listed("The desk is open until 9 and offers maps, bus passes and hotel bookings.")
+    ['…and offers maps', 'bus passes', 'hotel bookings']
     >>> listed("Fish and chips."), listed("Tea, cake and coffee"), listed("Ann Lee, Bo Park or Cy Diaz")
     ([], ['Tea', 'cake', 'coffee'], ['Ann Lee', 'Bo Park', 'Cy Diaz'])
     """
@@ -47,8 +51,16 @@ def listed(text: str) -> list[str]:
         for first in range(len(parts) - 1):
             things = _list_from(parts, first)
             if len(things) >= 3:
-                return things
+                # a list after its own count ("has four things for you to try, a brass sextant and a glass prism,
+                # ...", out17) is counted by the words: speech recognition's commas cut it into other things
+                return [] if _COUNTED.search(", ".join(parts[: first + 1])) else things
     return []
+
+
+#: A number of things, said: "four things", "3 members", "two kinds of".
+_COUNTED = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:(?!and\b|or\b)[a-z-]+\s+)?"
+    r"(?!and\b|or\b)[a-z-]+s\b", re.I)
 
 
 def _list_from(parts: list[str], first: int) -> list[str]:
