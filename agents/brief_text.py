@@ -57,12 +57,17 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     # counts and computed facts, the best match among them marked where it stands
     lines += [_line(i, brief) + (" <- best match" if i is top else "") for i in by_time if not _in_timeline(i, whole)]
     lines += [_window_line(w, brief) for w in brief.windows]
+    # the lines under a marked heading, on the best match's own line: shown apart, the model read out the heading
+    # alone ("DOME" for DOME / NEXT SHOW 13:50, out17 dev)
+    under = brief.lines_under() if top is not None and id(top) in fitted else []
+    below = "; under it then: " + "; ".join(f'"{t}"' for t in under) if under else ""
     if top is not None and id(top) in fitted and _in_timeline(top, whole):
-        lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}")
+        lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}{below}")
+        below = ""
     if top is not None and id(top) in fitted and (reason := brief.given_reason()):
         lines.append(f'the reason the best match gives: "{clip_text(reason)}"')
-    if top is not None and id(top) in fitted and (under := brief.lines_under()):
-        lines.append("the lines under it at its place then: " + "; ".join(f'"{t}"' for t in under))
+    if below:
+        lines.append(f"the lines under the best match at its place then: {below.partition(': ')[2]}")
     if top is not None and id(top) in fitted and (things := brief.listed_things()):
         lines.append(f"the best match lists {len(things)} things: " + "; ".join(f'"{t}"' for t in things))
     lines += _choice_lines(brief)
