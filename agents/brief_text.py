@@ -59,15 +59,15 @@ def brief_text(brief: Brief, max_tokens: int = 600, quote: Callable[[str, str], 
     lines += [_window_line(w, brief) for w in brief.windows]
     # the lines under a marked heading, on the best match's own line: shown apart, the model read out the heading
     # alone ("DOME" for DOME / NEXT SHOW 13:50, out17 dev)
-    under = brief.lines_under() if top is not None and id(top) in fitted else []
-    below = "; under it then: " + "; ".join(f'"{t}"' for t in under) if under else ""
-    if top is not None and id(top) in fitted and _in_timeline(top, whole):
-        lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}{below}")
-        below = ""
+    under = "; ".join(f'"{t}"' for t in brief.lines_under()) if top is not None and id(top) in fitted else ""
+    repeated = top is not None and id(top) in fitted and _in_timeline(top, whole)
+    if top is not None and repeated:
+        then = f"; under it then: {under}" if under else ""
+        lines.append(f"{BEST_MATCH} {_line(top, brief, nth.get(id(top)))}{then}")
     if top is not None and id(top) in fitted and (reason := brief.given_reason()):
         lines.append(f'the reason the best match gives: "{clip_text(reason)}"')
-    if below:
-        lines.append(f"the lines under the best match at its place then: {below.partition(': ')[2]}")
+    if under and not repeated:
+        lines.append(f"the lines under the best match at its place then: {under}")
     if top is not None and id(top) in fitted and (things := brief.listed_things()):
         lines.append(f"the best match lists {len(things)} things: " + "; ".join(f'"{t}"' for t in things))
     lines += _choice_lines(brief)

@@ -603,8 +603,19 @@ def _whole_video(item: BriefItem, duration_s: float) -> bool:
 
 def _held(text: str, asked: set[str]) -> set[str]:
     """The words of `asked` (`_words` of a question) that `text` holds, a long one also written as two ('tide well')."""
-    joined = re.sub(r"[^0-9a-z]+", "", text.lower())
-    return {w for w in asked if w in _words(text) or (len(w) >= 6 and w in joined)}
+    words, joined = _words(text), _run_together(text)
+    return {w for w in asked if w in words or _heard_as_two(w, joined)}
+
+
+def _run_together(text: str) -> str:
+    """`text` in lower case with all but its letters and digits left out, for `_heard_as_two`."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def _heard_as_two(word: str, joined: str) -> bool:
+    """Whether a long `word` (six letters or more: a short one is inside many a run of words) is in `joined`
+    (`_run_together`): speech recognition writes 'flapjacks' as 'flap jacks', 'Tidewell' as 'tide well'."""
+    return len(word) >= 6 and word in joined
 
 
 def _words(text: str) -> set[str]:
@@ -963,8 +974,8 @@ def _relevance(question: str, text: str, cosine: float | None, described: Collec
     forms = list({stems([w])[0]: stems([w, *spelling_variants(w)]) for w in words}.values())
     lower = number_words_to_digits(text)  # 'ten' and 'under 10' are one number
     # a long word speech recognition wrote as two ('flap jacks' for the question's 'flapjacks', out17 dev) is held
-    joined = re.sub(r"[^0-9a-z]+", "", lower.lower())
-    share = sum(1 for f in forms if any(w in lower or (len(w) >= 6 and w in joined) for w in f)) / len(forms) \
+    joined = _run_together(lower)
+    share = sum(1 for f in forms if any(w in lower or _heard_as_two(w, joined) for w in f)) / len(forms) \
         if forms else 0.0
     meaning = min(1.0, max(0.0, (cosine - 0.15) / 0.55)) if cosine is not None else 0.0
     return round(max(share, meaning), 3)

@@ -601,14 +601,16 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
     # not "the exit of the finish area", which ranks first by words alone for being short (trial 12)
     tied = [h for h, score, _ in ranked if score == ranked[0][1]]
     asked = set(stems(_own_words(phrase)))
-    best = max(tied, key=lambda h: len(asked & set(stems(_own_words(h.text)))))
+
+    def holding(h: TextHit) -> int:
+        return len(asked & set(stems(_own_words(h.text))))
+
+    best = max(tied, key=holding)
     if place is None or best.source != "ocr_spans":
         return best
     places = video_span_places(memory, vid)
-    holding = len(asked & set(stems(_own_words(best.text))))
     return next((h for h, _, _ in ranked if h.source == "ocr_spans"
-                 and _same_place(places.get(h.item_id), (place, None))
-                 and len(asked & set(stems(_own_words(h.text)))) >= holding), best)
+                 and _same_place(places.get(h.item_id), (place, None)) and holding(h) >= holding(best)), best)
 
 
 def _own_words(text: str) -> list[str]:

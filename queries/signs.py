@@ -19,7 +19,7 @@ for the longest time, joined by " / ".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,15 +67,7 @@ def _without_early_rows(group: list[Mapping[str, Any]]) -> list[list[Mapping[str
     CAKE OF THE DAY (5-177 s) came up with GINGER & PEAR (5-69 s), and the sign 'CAKE OF THE DAY / GINGER & PEAR'
     was on at 100 s, when the board read LEMON DRIZZLE."""
     first = group[0]
-    rows: list[list[Mapping[str, Any]]] = []
-    for s in group[1:]:
-        if _same_row(s, first):
-            continue
-        row = next((r for r in rows if _same_row(s, r[0])), None)
-        if row is None:
-            rows.append([s])
-        else:
-            row.append(s)
+    rows = _rows(s for s in group[1:] if not _same_row(s, first))
     early = [r for r in rows if max(float(s["end_s"]) for s in r) < float(first["end_s"]) - EDGE_S]
     gone = {id(s) for r in early for s in r}
     return [[s for s in group if id(s) not in gone], *early]
@@ -134,13 +126,7 @@ def _listed(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 def _sign(group: Sequence[Mapping[str, Any]]) -> Sign:
     """The sign of one group: its rows top down (spans whose heights overlap), each read as the reading
     on screen longest (pieces read at one time joined left to right)."""
-    rows: list[list[Mapping[str, Any]]] = []
-    for s in sorted(group, key=lambda r: float(r["y1"])):
-        row = next((r for r in rows if _same_row(s, r[0])), None)
-        if row is None:
-            rows.append([s])
-        else:
-            row.append(s)
+    rows = _rows(sorted(group, key=lambda r: float(r["y1"])))
     texts = []
     for row in rows:
         readings: dict[tuple[float, float], list[Mapping[str, Any]]] = {}
@@ -154,6 +140,18 @@ def _sign(group: Sequence[Mapping[str, Any]]) -> Sign:
     return Sign(SIGN_LINES.join(texts), min(float(s["start_s"]) for s in group),
                 max(float(s["end_s"]) for s in group), tuple(int(s["span_id"]) for s in group),
                 tuple(int(s["span_id"]) for s in rows[0]))
+
+
+def _rows(spans: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """`spans` in rows, in the order given: each joins the first row whose first span's height it overlaps."""
+    rows: list[list[Mapping[str, Any]]] = []
+    for s in spans:
+        row = next((r for r in rows if _same_row(s, r[0])), None)
+        if row is None:
+            rows.append([s])
+        else:
+            row.append(s)
+    return rows
 
 
 def _same_row(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
