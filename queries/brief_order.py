@@ -10,6 +10,7 @@ items, like every other part of the brief (`queries.brief_items`).
 
 import re
 from collections.abc import Sequence
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -269,45 +270,66 @@ def order_items(
             anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
         if anchor is None or _says_relation(anchor.text, relation, phrase):
             continue
-        out.append(hit_item("order", anchor, 0.95))
-        sql, args = _related_sql(relation, anchor, kind)
-        turn = relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript" \
-            and bool(_NAMES_ANNOUNCEMENT.search(question))
-        if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
-            # past the rest of its sentence, or of its announcement when the question asks for one
-            args[-1] = _sentence_edge(memory, anchor, relation, turn=turn)
-        word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
-        rows = run_sql(memory, sql, args).to_pylist()
-        if relation in ("replaced", "displaced"):
-            rows = _in_its_place(memory, anchor, rows, before=relation == "displaced")
-        elif relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "ocr_spans" \
-                and (placed := _at_asked_place(memory, anchor, relation, question.replace(phrase, " "))):
-            sql, args, rows = placed
-        if relation == "while" and not rows:
-            # nothing of the other kind overlaps X for half its time: the one that overlaps it most, said
-            # partly while X was on ("said while the MAZE line was on screen": the leash line ended
-            # 0.6 s into MAZE's 18 s, and nothing else was said then)
-            sql, args = _PARTLY_SQL, [anchor.video_id, anchor.source, *[anchor.end_s, anchor.start_s] * 2]
-            rows, word = run_sql(memory, sql, args).to_pylist(), "partly while"
-        for r in rows:
-            # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
-            # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
-            if turn and r["source"] == "transcript":
-                # the whole announcement next to it: trial 13's "what was the announcement just before the one
-                # saying car park B was almost full?" showed the minibus announcement's last row alone, "The
-                # journey takes about 8 minutes.", and was answered with it
-                said = _whole_turn(memory, vid, r, relation)
-            elif r["source"] == "transcript":
-                said = goes_on(memory, vid, str(r["text"]), r["end_s"])
-            else:
-                said = r["text"]
-            out.append(BriefItem(
-                "order", vid, r["start_s"], r["end_s"],
-                _related_label(SOURCE_LABELS[r["source"]], word, phrase, said), 1.0,
-                recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
-            ))
+        showings = _showings(memory, anchor) if relation in ("while", "at") else [anchor]
+        related = [_related_items(memory, vid, question, relation, phrase, shown, kind,
+                                  _showing_note(n, shown) if len(showings) > 1 else "")
+                   for n, shown in enumerate(showings, 1)]
+        # round robin: each showing's first lines before any's later ones, so that the budget cuts none whole
+        out += [i for group in zip_longest(*related) for i in group if i is not None]
     if not relations:
         out += _which_first(memory, vid, question, encoder) or _before_or_after(memory, vid, question, encoder)
+    return out
+
+
+def _related_items(memory: Memory, vid: str, question: str, relation: str, phrase: str, anchor: TextHit,
+                   kind: str | None, showing: str = "") -> list[BriefItem]:
+    """`anchor`'s line and the lines `relation` finds next to it (of kind `kind`, else of the anchor's own);
+    `showing` says which showing of an on-screen text it is (`_showings`)."""
+    out = [hit_item("order", anchor, 0.95)]
+    sql, args = _related_sql(relation, anchor, kind)
+    turn = relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript" \
+        and bool(_NAMES_ANNOUNCEMENT.search(question))
+    if relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "transcript":
+        # past the rest of its sentence, or of its announcement when the question asks for one
+        args[-1] = _sentence_edge(memory, anchor, relation, turn=turn)
+    word = {"replaced": "in place of", "displaced": "replaced by"}.get(relation, relation.partition(":")[0])
+    rows = run_sql(memory, sql, args).to_pylist()
+    if relation in ("replaced", "displaced"):
+        rows = _in_its_place(memory, anchor, rows, before=relation == "displaced")
+    elif relation in _NEIGHBOUR_SQL and kind is None and anchor.source == "ocr_spans" \
+            and (placed := _at_asked_place(memory, anchor, relation, question.replace(phrase, " "))):
+        sql, args, rows = placed
+    if relation == "while" and not rows:
+        # nothing of the other kind overlaps X for half its time: the one that overlaps it most, said
+        # partly while X was on ("said while the MAZE line was on screen": the leash line ended
+        # 0.6 s into MAZE's 18 s, and nothing else was said then)
+        sql, args = _PARTLY_SQL, [anchor.video_id, anchor.source, *[anchor.end_s, anchor.start_s] * 2]
+        rows, word = run_sql(memory, sql, args).to_pylist(), "partly while"
+    worded = [(r, word, sql, args) for r in rows]
+    if relation == "while" and showing:
+        # of a text shown more than once, the speech going on as each showing came up, which a "while" join leaves
+        # out for overlapping it less than half its time: out17's "what was being announced when the queue board
+        # went back to 'short'?" asks for the announcement 8 s old when SHORT came back, 5 s of it under SHORT
+        at_sql, at_args = _related_sql("at", anchor)
+        worded = [(r, "on when it showed", at_sql, at_args) for r in run_sql(memory, at_sql, at_args).to_pylist()
+                  if r["item_id"] not in {w["item_id"] for w in rows}][:1] + worded
+    for r, word, sql, args in worded:
+        # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
+        # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
+        if turn and r["source"] == "transcript":
+            # the whole announcement next to it: trial 13's "what was the announcement just before the one
+            # saying car park B was almost full?" showed the minibus announcement's last row alone, "The
+            # journey takes about 8 minutes.", and was answered with it
+            said = _whole_turn(memory, vid, r, relation)
+        elif r["source"] == "transcript":
+            said = goes_on(memory, vid, str(r["text"]), r["end_s"])
+        else:
+            said = r["text"]
+        out.append(BriefItem(
+            "order", vid, r["start_s"], r["end_s"],
+            _related_label(SOURCE_LABELS[r["source"]], word, phrase, said, showing), 1.0,
+            recorded_sql(sql, *args), (r,), r["source"], int(r["item_id"]), anchor=anchor.text,
+        ))
     return out
 
 
@@ -520,13 +542,45 @@ def _said_on(
     return rows
 
 
-def _related_label(kind: str, word: str, phrase: str, said: str) -> str:
+def _related_label(kind: str, word: str, phrase: str, said: str, showing: str = "") -> str:
     """The line of what is said or shown next to X. 'speech after "X": "Y"' was read backwards by the small
     model in trials 12 and 13 ("X was announced right after Y"): the next line is named as the subject that
-    says Y."""
+    says Y. `showing` names which showing of X it is, when X was on screen more than once."""
     lead = {"after": f"the next {kind} after", "before": f"the {kind} just before"}.get(word, f"{kind} {word}")
     says = " says:" if word in ("after", "before") else ":"
-    return f'{lead} "{clip_text(phrase, 30)}"{says} "{clip_text(said)}"'
+    which = f" ({showing})" if showing else ""
+    return f'{lead} "{clip_text(phrase, 30)}"{which}{says} "{clip_text(said)}"'
+
+
+#: The spans of one video that show the same text, for `_showings`.
+_SAME_TEXT_SQL = (
+    "SELECT span_id, start_s, end_s, text FROM ocr_spans WHERE video_id = ? AND lower(trim(text)) = lower(trim(?)) "
+    "ORDER BY start_s"
+)
+
+
+def _showings(memory: Memory, anchor: TextHit) -> list[TextHit]:
+    """Every showing of on-screen text `anchor` at its own place, in time order (`anchor` alone for speech): a sign
+    that goes back to an earlier text shows it again in a span of its own. out17's "what was being announced when
+    the queue board went back to 'short'?" found the first SHORT and read the speech of the first minute; what was
+    said during each showing lets the question's own words pick one."""
+    if anchor.source != "ocr_spans":
+        return [anchor]
+    rows = run_sql(memory, _SAME_TEXT_SQL, [anchor.video_id, anchor.text]).to_pylist()
+    places = video_span_places(memory, anchor.video_id)
+    own = places.get(anchor.item_id)
+    same = [r for r in rows if int(r["span_id"]) == anchor.item_id
+            or (own is not None and places.get(int(r["span_id"])) == own)]
+    if len(same) < 2:
+        return [anchor]
+    return [TextHit(anchor.video_id, "ocr_spans", int(r["span_id"]), float(r["start_s"]), float(r["end_s"]),
+                    str(r["text"]), anchor.score) for r in same]
+
+
+def _showing_note(n: int, shown: TextHit) -> str:
+    """'shown the 2nd time, 185-269 s': which showing of a text a related line is of."""
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return f"shown the {nth} time, {shown.start_s:g}-{shown.end_s:g} s"
 
 
 def _says_relation(text: str, relation: str, phrase: str) -> bool:

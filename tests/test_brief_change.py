@@ -152,3 +152,29 @@ def test_a_label_no_line_gives_its_thing(minilm: Any, tmp_path: Path, monkeypatc
     if label == "Wave C":
         assert brief.absent.unstated_answer() == ("The memory does not show it: this video names 'WAVE B', "
                                                   "'Wave A', never 'Wave C'.")
+
+
+def test_each_showing_of_a_text_brings_the_speech_of_its_own_time(minilm: Any, tmp_path: Path,
+                                                                    monkeypatch: Any) -> None:
+    """out17's "what was being announced when the queue board went back to 'short'?": the board showed SHORT
+    twice, and the brief read the speech under the first showing only. Each showing at that place gets its own
+    lines, the speech going on as it came up among them, and says which showing it is."""
+    speech = [(0, 2.0, 8.0, "Welcome to the dome."),
+              (1, 21.0, 31.0, "Because of a fault in the sound system, the show is presented live."),
+              (2, 40.0, 46.0, "Coaches are waiting at bay twenty three.")]
+    signs = [("SHORT", 5.0, 15.0), ("20 MIN WAIT", 15.0, 27.0), ("SHORT", 27.0, 50.0)]
+    monkeypatch.setattr(test_queries_data, "VA_SPEECH", speech)
+    rows = build_rows(minilm)
+    box = rows[0].tables["ocr_spans"].to_pylist()[0]  # one place for every sign: the board
+    rows[0].tables["ocr_spans"] = rows_table("ocr_spans", [
+        {**{k: v for k, v in box.items() if k != "video_id"}, "span_id": k, "text": t, "start_s": a, "end_s": b}
+        for k, (t, a, b) in enumerate(signs)], "vA")
+    with open_memory(written(rows, tmp_path / "vA.duckdb"), read_only=True) as mem:
+        brief = evidence_brief(mem, "What was being announced when the board went back to 'short'?", video_id="vA")
+    order = [i for i in brief.items if i.kind == "order" and i.source == "transcript"]
+    said = {(i.start_s, i.text.partition(":")[0]) for i in order}
+    assert said == {
+        (2.0, 'speech while "short" (shown the 1st time, 5-15 s)'),
+        (21.0, 'speech on when it showed "short" (shown the 2nd time, 27-50 s)'),
+        (40.0, 'speech while "short" (shown the 2nd time, 27-50 s)'),
+    }, brief.items
