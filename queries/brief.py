@@ -772,7 +772,7 @@ def evidence_brief(
             items += _digest_items(memory, vid, question, noise[vid])
             whole = clean
         else:  # not shown whole: each hit with what was said or shown at its time
-            items = [_with_context(memory, i, noise) for i in items]
+            items = [_with_context(memory, i, noise, facts.duration_s) for i in items]
         if choices:
             strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
             scores = tuple(score_choices(
@@ -920,24 +920,34 @@ def _finished(memory: Memory, item: BriefItem, signed: _Signs | None = None) -> 
     return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(said)}"')
 
 
+#: The rows of one kind on during a span (end, start): on-screen texts shortest first (a label on for the whole
+#: video says least of that moment), speech in time order.
 _AT_TIME_SQL = (
     "SELECT * FROM text_items WHERE video_id = ? AND source = ? AND start_s <= ? AND end_s >= ? "
-    "ORDER BY start_s, item_id LIMIT 3"
+    "ORDER BY CASE WHEN source = 'ocr_spans' THEN end_s - start_s ELSE 0 END, start_s, item_id LIMIT 3"
 )
+#: An on-screen text up for this share of its video or more stands for none of its moments: no speech is named as
+#: said then.
+STANDING_SHARE = 1 / 3
 
 
-def _with_context(memory: Memory, item: BriefItem, noise: _Noise) -> BriefItem:
+def _with_context(memory: Memory, item: BriefItem, noise: _Noise, duration_s: float | None = None) -> BriefItem:
     """A speech hit with the on-screen text shown while it was said, an on-screen text hit with what
     was said while it was shown: questions join the two in time ("what did the sign say while the
     train was announced?"), and a video too long to show whole leaves the model no other way."""
     if item.kind != "hit" or item.source not in ("transcript", "ocr_spans") or item.start_s is None:
         return item
     end = item.end_s if item.end_s is not None else item.start_s
+    if item.source == "ocr_spans" and duration_s and end - item.start_s >= STANDING_SHARE * duration_s:
+        # out17's queue board heading QUEUE, up for 350 of 360 s, listed the first three lines said in those minutes,
+        # and "what did the queue board say at 2:00?" was answered with them
+        return item
     other = "ocr_spans" if item.source == "transcript" else "transcript"
     rows = [r for r in run_sql(memory, _AT_TIME_SQL, [item.video_id, other, end, item.start_s]).to_pylist()
             if not (other == "ocr_spans" and r["item_id"] in noise[item.video_id])]
     if not rows:
         return item
+    rows.sort(key=lambda r: (r["start_s"], r["item_id"]))
     said = "; ".join(f'"{clip_text(r["text"], 60)}"' for r in rows)
     label = "on screen then" if other == "ocr_spans" else "said then"
     return replace(item, context=f"{label}: {said}")

@@ -178,3 +178,23 @@ def test_each_showing_of_a_text_brings_the_speech_of_its_own_time(minilm: Any, t
         (21.0, 'speech on when it showed "short" (shown the 2nd time, 27-50 s)'),
         (40.0, 'speech while "short" (shown the 2nd time, 27-50 s)'),
     }, brief.items
+
+
+def test_a_hit_names_the_other_kind_of_its_time_only_when_that_is_one_moment(minilm: Any, tmp_path: Path,
+                                                                             monkeypatch: Any) -> None:
+    """out17's queue board heading QUEUE, up for 350 of 360 s, listed as 'said then' the first three of the lines
+    said in those minutes, and "what did the board say at 2:00?" was answered with them. A text up for a third of
+    the video or more names no speech; a shorter one does; a speech line names the texts on then, the shortest (most
+    of that moment) three, in time order."""
+    speech = [(k, 5.0 * k + 1, 5.0 * k + 3, f"Announcement number {k} about the {w} exhibit.")
+              for k, w in enumerate(["whale", "comet", "volcano", "robot"])]  # vA is 20 s long
+    signs = [("QUEUE", 0.0, 20.0), ("WHALE TALK 11:00", 0.0, 4.0), ("TOUR", 0.0, 15.0), ("CAFE OPEN", 1.0, 5.0),
+             ("LIFT", 0.0, 19.0), ("COMET SHOW", 5.0, 9.0)]
+    with open_memory(_memory(minilm, tmp_path, monkeypatch, speech, signs), read_only=True) as mem:
+        brief = evidence_brief(mem, "What did the queue sign say, what about the whale exhibit and the comet show?",
+                               video_id="vA", encoder=minilm, digest_rows=0)  # a long video's: the hits alone
+    hits = {i.text.split(": ", 1)[-1]: i.context for i in brief.items if i.kind == "hit"}
+    assert hits['"QUEUE"'] is None, brief.items
+    assert hits['"COMET SHOW"'] == 'said then: "Announcement number 1 about the comet exhibit."', brief.items
+    whale = next(c for t, c in hits.items() if "whale exhibit" in t)
+    assert whale == 'on screen then: "WHALE TALK 11:00"; "TOUR"; "CAFE OPEN"', whale  # not QUEUE nor LIFT
