@@ -5,9 +5,9 @@ GIL, so roles overlap with decoding and with each other (on a GPU the pipeline a
 slowest stage; on a CPU the cores stay busy while one role waits for its next batch). Speech
 recognition needs no frames, so it transcribes from the first second instead of after decoding.
 
-Per role, calls stay in order: `warm`, `process` batch by batch, then `end` once decoding is over
-and the roles it reads (`Extractor.after`) have ended. A role that raises is marked failed and then only
-drains its queue, so decoding never blocks on it.
+Per role, calls stay in order: `warm`, `process` batch by batch, `prepare` once decoding is over, then
+`end` once the roles it reads (`Extractor.after`, `Extractor.uses_if_run`) have ended. A role that raises
+is marked failed and then only drains its queue, so decoding never blocks on it.
 """
 
 import functools
@@ -73,7 +73,9 @@ class RoleThreads:
             while q is not None and (batch := q.get()) is not _DONE:
                 if not self._cancelled.is_set():  # a failed role only drains (`_guarded` skips it)
                     self._guarded(ex, lambda: ex.process(batch))
-            for role in ex.after:
+            if not self._cancelled.is_set():
+                self._guarded(ex, lambda: ex.prepare(self.ctx))
+            for role in (*ex.after, *ex.uses_if_run):
                 if role in self._ended:
                     self._ended[role].wait()
             if not self._cancelled.is_set():

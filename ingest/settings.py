@@ -45,6 +45,9 @@ class AsrSettings:
     # pause this long after a sentence's end (twice this anywhere) starts a new row (roles/asr.py).
     # None keeps Whisper's segments.
     split_pause_s: float | None = 1.0
+    # A line with a word Whisper doubts is heard again with the words on screen near it as hints, when OCR runs on
+    # the same video (roles/asr.py: screen_hinted): signs name what is said.
+    screen_hints: bool = True
 
     def __post_init__(self) -> None:
         _positive("asr", beam_size=self.beam_size, max_new_tokens=self.max_new_tokens, split_pause_s=self.split_pause_s)

@@ -345,3 +345,58 @@ def test_a_pip_installed_cublas_12_is_loaded_by_path_and_a_broken_one_is_left_to
     monkeypatch.setattr(ctypes, "CDLL", cdll)
     ingest.roles.asr._load_cublas12()
     assert loaded == ["libcublasLt.so.12", "libcublas.so.12"]
+
+
+def test_the_words_on_screen_hint_the_names_said(media: dict[str, Path], tmp_path: Path) -> None:
+    """Whisper alone hears "next to the Halvergate meteorite" as other words; with OCR on the same video, the line
+    it doubted is heard again with the sign's words as hints, and the transcript and its words say the name. The
+    first hearing is unchanged without OCR (each memory its own: a stored transcript is not heard again)."""
+    said = {}
+    for roles in (("asr",), ("asr", "ocr")):
+        with open_memory(tmp_path / f"{'-'.join(roles)}.duckdb") as mem:
+            result = ingest_video(media["speech_names"], mem, IngestSettings().only(*roles))
+            assert result.status == "ok" and result.roles["asr"] == "ran", result
+            said[roles] = _normalize(mem.query("SELECT string_agg(text, ' ' ORDER BY start_s) AS t FROM transcript")
+                                     ["t"][0].as_py())
+            words = mem.query("SELECT start_s, end_s, word FROM transcript_words ORDER BY segment_id, word_index")
+    assert "halvergate" not in said[("asr",)], said
+    assert "orchard lane exit next to the halvergate meteorite" in said[("asr", "ocr")], said
+    starts = words["start_s"].to_pylist()
+    assert starts == sorted(starts) and starts[0] >= 1.0 and max(words["end_s"].to_pylist()) <= 10.0  # video times
+    assert "Halvergate" in words["word"].to_pylist()
+
+
+def _segment(start: float, text: str, probs: list[float], logprob: float) -> Any:
+    from faster_whisper.transcribe import Segment, Word
+
+    words = [Word(start + k, start + k + 0.8, f" {w}", p) for k, (w, p) in enumerate(zip(text.split(), probs,
+                                                                                          strict=True))]
+    return Segment(0, 0, start, start + len(words), f" {text}", [], logprob, 1.0, 0.0, words, 0.0)
+
+
+def test_which_lines_are_heard_again_and_which_hearing_is_kept() -> None:
+    """`screen_hinted`'s choices, with a scripted second hearing (Whisper itself runs in the clip test above): a line
+    is heard again when a word it doubts looks like a word on screen near it; the second hearing is kept when surer
+    and not an echo of its hints."""
+    from ingest.roles.asr import screen_hinted
+
+    ocr = [(t, "HALVERGATE METEORITE") for t in (10.0, 11.0, 12.0)] + [(200.0, "FERNDALE"), (201.0, "FERNDALE")]
+    lines = [
+        _segment(10.0, "next to the navigate meet", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, surer: kept
+        _segment(20.0, "next to the however gate", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, echo: first kept
+        _segment(30.0, "the bus leaves now", [0.9, 0.9, 0.9, 0.9], -0.2),  # no doubt: not heard again
+        _segment(40.0, "the tram by the lake", [0.9, 0.9, 0.9, 0.1, 0.9], -0.6),  # doubted 'the' is no hint's look
+        _segment(300.0, "ask for fern dale", [0.9, 0.9, 0.2, 0.2], -0.9),  # FERNDALE is 100 s away: no hints
+    ]
+    asked: list[tuple[tuple[float, float], str]] = []
+
+    def hear_again(clip: tuple[float, float], hints: str) -> list[Any]:
+        asked.append((clip, hints))
+        if clip[0] < 15:
+            return [_segment(10.0, "next to the Halvergate meteorite", [0.9, 0.9, 0.9, 0.6, 0.7], -0.3)]
+        return [_segment(20.0, "Halvergate Meteorite", [0.9, 0.9], -0.1)]
+
+    out = screen_hinted(lines, ocr, hear_again)
+    assert asked == [((9.8, 15.2), "Halvergate Meteorite"), ((19.8, 25.2), "Halvergate Meteorite")]
+    assert [s.text for s in out] == [" next to the Halvergate meteorite", " next to the however gate",
+                                     " the bus leaves now", " the tram by the lake", " ask for fern dale"]

@@ -66,6 +66,10 @@ class _Scripted(Extractor):
         LOG.frames.setdefault(self.role, []).extend(f.index for f in batch.frames)
         time.sleep(self.delay_s)
 
+    def prepare(self, ctx: VideoContext) -> None:
+        LOG.add(self.role, "prepare")
+        time.sleep(self.delay_s)
+
     def end(self, ctx: VideoContext) -> None:
         LOG.add(self.role, "end start")
         time.sleep(self.delay_s)
@@ -79,10 +83,11 @@ class Tracks(_Scripted):
     delay_s = 0.1
 
 
-class Speech(_Scripted):  # audio-only: no frames, so its `end` starts at once
+class Speech(_Scripted):  # audio-only: no frames, so its `prepare` starts at once; `end` waits for OCR's
     role = "asr"
     tables = ()
     delay_s = 0.3
+    uses_if_run = ("ocr",)
 
     def needs_audio(self) -> bool:
         return True
@@ -136,7 +141,11 @@ def test_end_waits_for_the_roles_it_reads_and_speech_overlaps_decoding(
     assert LOG.time_of("appearance", "end start") >= LOG.time_of("tracking", "end")
     assert LOG.time_of("text_embeddings", "end start") >= max(LOG.time_of("asr", "end"), LOG.time_of("ocr", "end"))
     last_frame = max(t for r, w, t in LOG.events if w == "process")
-    assert LOG.time_of("asr", "end start") < last_frame  # transcribing while frames still flow
+    assert LOG.time_of("asr", "prepare") < last_frame  # transcribing while frames still flow
+    assert LOG.time_of("asr", "end start") >= LOG.time_of("ocr", "end")  # then reading the words on screen
+    for role in ("tracking", "asr", "ocr"):  # prepare after its frames, before its end
+        steps = [w for r, w, _ in LOG.events if r == role and w != "process"]
+        assert steps == ["begin", "warm", "prepare", "end start", "end"], (role, steps)
     # each role warms up first, in its own thread: text embeddings before ASR and OCR have ended
     for role in ("tracking", "asr", "ocr", "appearance", "text_embeddings"):
         assert [w for r, w, _ in LOG.events if r == role][:2] == ["begin", "warm"]

@@ -3,12 +3,15 @@
 An extractor is built once per run from the settings and reused across videos (its model loads
 lazily, once). For each video the pipeline calls `begin`, then, in the role's own thread, `warm`
 (load what `end` will need while other roles work), `process` with only the frames sampled for the
-extractor's role (never, for audio-only roles), then `end`, which puts the rows it produced into
-the video's context. Roles that build on others (appearance on tracks, text
-embeddings on transcript/OCR/captions) name them in `after` and read their output from the context.
+extractor's role (never, for audio-only roles), `prepare` (the work that reads no other role's rows),
+then `end`, which puts the rows it produced into the video's context. Roles that build on others
+(appearance on tracks, text embeddings on transcript/OCR/captions) name them in `after` and read their
+output from the context; a role that can use another's rows but does without them (speech recognition
+takes the on-screen words as hints) names it in `uses_if_run`.
 
 Each role runs in its own thread (see ingest/overlap.py), so `process` and `end` of different roles
-overlap; one role's calls never overlap each other, and `end` starts only after the `after` roles'.
+overlap; one role's calls never overlap each other, and `end` starts only after the `after` and
+`uses_if_run` roles' (those that run on this video).
 """
 
 from abc import ABC, abstractmethod
@@ -40,6 +43,9 @@ class Extractor(ABC):
     tables: ClassVar[tuple[str, ...]]
     #: Roles whose output `end` reads: it runs once theirs have finished (or failed, or were skipped).
     after: ClassVar[tuple[str, ...]] = ()
+    #: Roles whose output `end` uses when they run on the same video, waiting for them as for `after`, and does
+    #: without when they do not: they are not brought along, and their re-running does not re-run this role.
+    uses_if_run: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: IngestSettings) -> None:
         self.settings = settings
@@ -64,6 +70,10 @@ class Extractor(ABC):
 
     def process(self, batch: FrameBatch) -> None:  # noqa: B027 - optional hook
         """Consume a batch of this role's sampled frames."""
+
+    def prepare(self, ctx: VideoContext) -> None:  # noqa: B027 - optional hook
+        """The video's work that reads no other role's rows, once this role's frames are done and before it waits
+        for the roles it reads: speech recognition transcribes here while OCR still reads frames."""
 
     @abstractmethod
     def end(self, ctx: VideoContext) -> None:
