@@ -366,7 +366,7 @@ def test_the_words_on_screen_hint_the_names_said(media: dict[str, Path], tmp_pat
     assert "Halvergate" in words["word"].to_pylist()
 
 
-def _segment(start: float, text: str, probs: list[float], logprob: float) -> Any:
+def _heard(start: float, text: str, probs: list[float], logprob: float) -> Any:
     from faster_whisper.transcribe import Segment, Word
 
     words = [Word(start + k, start + k + 0.8, f" {w}", p) for k, (w, p) in enumerate(zip(text.split(), probs,
@@ -382,19 +382,19 @@ def test_which_lines_are_heard_again_and_which_hearing_is_kept() -> None:
 
     ocr = [(t, "HALVERGATE METEORITE") for t in (10.0, 11.0, 12.0)] + [(200.0, "FERNDALE"), (201.0, "FERNDALE")]
     lines = [
-        _segment(10.0, "next to the navigate meet", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, surer: kept
-        _segment(20.0, "next to the however gate", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, echo: first kept
-        _segment(30.0, "the bus leaves now", [0.9, 0.9, 0.9, 0.9], -0.2),  # no doubt: not heard again
-        _segment(40.0, "the tram by the lake", [0.9, 0.9, 0.9, 0.1, 0.9], -0.6),  # doubted 'the' is no hint's look
-        _segment(300.0, "ask for fern dale", [0.9, 0.9, 0.2, 0.2], -0.9),  # FERNDALE is 100 s away: no hints
+        _heard(10.0, "next to the navigate meet", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, surer: kept
+        _heard(20.0, "next to the however gate", [0.9, 0.9, 0.9, 0.2, 0.3], -0.7),  # heard again, echo: first kept
+        _heard(30.0, "the bus leaves now", [0.9, 0.9, 0.9, 0.9], -0.2),  # no doubt: not heard again
+        _heard(40.0, "the tram by the lake", [0.9, 0.9, 0.9, 0.1, 0.9], -0.6),  # doubted 'the' is no hint's look
+        _heard(300.0, "ask for fern dale", [0.9, 0.9, 0.2, 0.2], -0.9),  # FERNDALE is 100 s away: no hints
     ]
     asked: list[tuple[tuple[float, float], str]] = []
 
     def hear_again(clip: tuple[float, float], hints: str) -> list[Any]:
         asked.append((clip, hints))
         if clip[0] < 15:
-            return [_segment(10.0, "next to the Halvergate meteorite", [0.9, 0.9, 0.9, 0.6, 0.7], -0.3)]
-        return [_segment(20.0, "Halvergate Meteorite", [0.9, 0.9], -0.1)]
+            return [_heard(10.0, "next to the Halvergate meteorite", [0.9, 0.9, 0.9, 0.6, 0.7], -0.3)]
+        return [_heard(20.0, "Halvergate Meteorite", [0.9, 0.9], -0.1)]
 
     out = screen_hinted(lines, ocr, hear_again)
     assert asked == [((9.8, 15.2), "Halvergate Meteorite"), ((19.8, 25.2), "Halvergate Meteorite")]
