@@ -311,8 +311,9 @@ def _related_items(memory: Memory, vid: str, question: str, relation: str, phras
         # out for overlapping it less than half its time: out17's "what was being announced when the queue board
         # went back to 'short'?" asks for the announcement 8 s old when SHORT came back, 5 s of it under SHORT
         at_sql, at_args = _related_sql("at", anchor)
+        joined = {r["item_id"] for r in rows}
         worded = [(r, "on when it showed", at_sql, at_args) for r in run_sql(memory, at_sql, at_args).to_pylist()
-                  if r["item_id"] not in {w["item_id"] for w in rows}][:1] + worded
+                  if r["item_id"] not in joined][:1] + worded
     for r, word, sql, args in worded:
         # a speech row reads on into the row that goes on with its sentence: trial 12's "what was announced
         # right after the news about the first finisher?" showed "Please note a change. The awards ceremony"
