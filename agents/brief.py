@@ -483,13 +483,27 @@ def _later_lines(brief: Brief, top: BriefItem, shown: Sequence[BriefItem]) -> li
     cooking demo still on at eleven on the small stage?" was judged YES on "... starts at 11 o'clock on the
     small stage", with "Change of plan: the cooking demonstration is now at two o'clock in the church hall"
     said 2 minutes later; trial 6's "does the prize giving stay in the main marquee?" the same, beside PRIZE
-    GIVING 4PM LAWN. Not for a question that points at a time of the video (what holds then is asked)."""
+    GIVING 4PM LAWN. Not for a question that points at a time of the video (what holds then is asked). A
+    later line must name what the question and the judged line both name (`_names_of`): out18's "is the
+    Thornbury cafe closing at eleven thirty because of a staff training session?" was answered no by the
+    code, of "The fracture clinic reception will close for lunch from 12.30 until 11.15." said later."""
     if brief.windows or top.end_s is None:
         return []
+    names = _names_of(brief.asked, top.row_text)
     after = [i for i in shown if i is not top and i.kind != "count" and i.video_id == top.video_id
              and i.source in ("transcript", "ocr_spans") and i.start_s is not None and i.start_s > top.end_s
-             and _holds_asked(brief, i, shown_line(i))]
+             and _holds_asked(brief, i, shown_line(i)) and all(n.search(shown_line(i)) for n in names)]
     return sorted(after, key=lambda i: i.start_s or 0.0)[-_LATER_LINES:]
+
+
+def _names_of(question: str, line: str) -> list[re.Pattern[str]]:
+    """The names (`CAPITALISED` words inside the question, or inside the line when the question is written in
+    lower case) that both the question and the line hold, as patterns: a line that lacks one is about
+    something else."""
+    capitalised = {w.lower() for w in CAPITALISED.findall(f" {question}") + CAPITALISED.findall(f" {line}")}
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    return [re.compile(rf"\b{re.escape(w)}\b", re.I) for w in sorted(capitalised & asked)
+            if re.search(rf"\b{re.escape(w)}\b", line, re.I)]
 
 
 #: 'one' as a pronoun ("is Susan the one giving out the prizes?", "one of the stalls"), no number: test21's

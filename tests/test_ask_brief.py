@@ -1085,6 +1085,31 @@ def test_a_later_line_whose_numbers_are_none_of_the_questions_says_no() -> None:
     assert len(llm.calls) == 1  # the judged line only
 
 
+def test_a_later_line_about_another_named_thing_decides_nothing() -> None:
+    """out18's "is the Thornbury cafe closing at eleven thirty because of a staff training session?" was answered
+    no by the code: "The fracture clinic reception will close for lunch from 12.30 until 11.15.", said later,
+    shares 'close' and its numbers with the question, none of them 11:30. A later line must name what the
+    question and the judged line both name; lower case, the question takes the judged line's names."""
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    def said(item_id: int, start: float, text: str, score: float, kind: str = "row") -> BriefItem:
+        return BriefItem(kind, "v", start, start + 5.0, f'speech: "{text}"', score, "SELECT 1",
+                         rows=({"text": text},), source="transcript", item_id=item_id,
+                         match=score if kind == "hit" else 0.0)
+
+    cafe = said(1, 318.0, "The Thornbury cafe closes at 11:30 today for staff training.", 0.9, "hit")
+    reception = said(2, 545.6, "The fracture clinic reception will close for lunch from 12.30 until 11.15.", 0.5)
+    moved = said(3, 580.0, "The Thornbury cafe will now close at 12:15 for staff training.", 0.4)
+    for asked in ("Is the Thornbury cafe closing at eleven thirty because of a staff training session?",
+                  "is the thornbury cafe closing at eleven thirty because of a staff training session"):
+        line = yes_no_line(Brief(asked, "v", (cafe, reception)), max_tokens=600)
+        assert line is not None and line.latest == "" and not line.latest_other_number, line
+        changed = yes_no_line(Brief(asked, "v", (cafe, reception, moved)), max_tokens=600)
+        assert changed is not None and "12:15" in changed.latest and changed.latest_other_number, changed
+        assert "reception" not in changed.later_evidence
+
+
 def test_the_best_match_is_shown_before_the_search_hits_fill_the_budget() -> None:
     """Trial 10's "two minutes twenty seconds in, what is written on the yellow line below the top banner?" had
     the sign on then marked (the window's, at the asked place), and the search's hits ranked before it took
