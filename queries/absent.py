@@ -64,7 +64,8 @@ _QUOTE_SQL = (
 
 #: What a row that states a value of each kind (`asked_value`) holds, as speech recognition and OCR
 #: write it: "$8", "eight dollars", "free"; "4 p.m.", "four o'clock", "at 4", "16:30", "the evening";
-#: "Friday", "tomorrow", "the 3rd", "June"; "-7 C", "TEMP", "minus seven", "degrees". Loose on purpose: a row
+#: "Friday", "tomorrow", "the 3rd", "June"; "-7 C", "TEMP", "minus seven", "degrees"; "blue"; "the second floor",
+#: "upstairs"; "01632 960 123", "extension 41". Loose on purpose: a row
 #: that may state the value keeps the question answerable.
 _NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 VALUE_FORMS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
@@ -83,6 +84,16 @@ VALUE_FORMS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
         r"°|\bdegrees?\b|\bcelsius\b|\bfahrenheit\b|\btemp(?:erature)?s?\b|[-+−]?\d+\s*°?\s*[CF]\b|"
         r"\b(?:minus|plus)\s+\w+|\b(?:below|above)\s+(?:zero|freezing)\b|\bfreezing\b"
     ),
+    # the colour names of everyday speech, and the word itself ("a colour you can't miss")
+    "colour": (
+        r"\b(?:red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|gr[ae]y|silver|gold(?:en)?|beige|"
+        r"navy|maroon|turquoise|cream|tan|khaki|colou?r(?:ed|s)?)\b"
+    ),
+    "floor": (
+        r"\b(?:floors?|levels?|storeys?|ground|basement|upstairs|downstairs|mezzanine|lifts?|elevators?|stairs?)\b"
+    ),
+    # a number of several digits, as a phone number is said or written, or an extension
+    "phone number": r"\d[\d\s-]{3,}\d|\b(?:extension|ext\.?)\s*\d",
 }.items()}
 #: Text rows of the video about the subject: of each kind (speech, on-screen text), those holding the
 #: most of its words ($2, one pattern a word), and those of the same kind within 2 s of one (a sentence
@@ -105,7 +116,8 @@ _NEAR_SQL = (
     "WITH t AS (SELECT source, start_s, end_s, lower(text) AS text, text AS raw FROM text_items WHERE video_id = $1), "
     "c AS (SELECT *, list_sum(list_transform($2, p -> regexp_matches(text, p)::INTEGER)) AS n FROM t), "
     "h AS (SELECT * FROM c WHERE n > 0 QUALIFY n = max(n) OVER (PARTITION BY source)) "
-    "SELECT t.raw FROM t WHERE EXISTS (SELECT 1 FROM h WHERE t.source = h.source AND CASE WHEN t.source = 'ocr_spans' "
+    "SELECT t.raw, t.source, t.start_s, t.end_s FROM t "
+    "WHERE EXISTS (SELECT 1 FROM h WHERE t.source = h.source AND CASE WHEN t.source = 'ocr_spans' "
     "THEN least(t.end_s, h.end_s) - greatest(t.start_s, h.start_s) "
     ">= 0.5 * least(t.end_s - t.start_s, h.end_s - h.start_s) "
     "AND ((t.start_s >= h.start_s - 1 AND t.end_s <= h.end_s + 1) "
@@ -374,9 +386,10 @@ def unstated_value(memory: Memory, video_id: str, question: str, categories: Seq
             return Absent(unstated=kind)
         return Absent()
     about = [forms_pattern(s) for s in held]
-    near = run_sql(memory, _NEAR_SQL, [video_id, about]).column("raw").to_pylist()
+    found = run_sql(memory, _NEAR_SQL, [video_id, about]).to_pylist()
+    near = [str(r["raw"]) for r in found]
     if compound := _compound(question, held):
-        near = _holding_all(near, compound)
+        near = near if any(_holds_all(text, compound) for text in _sentences(found)) else []
     if kind == "name":
         gives = any(_may_name(t, question) for t in near)
     else:
@@ -400,11 +413,26 @@ def _compound(question: str, held: Sequence[str]) -> tuple[str, ...]:
     return tuple(best) if len(best) >= 2 else ()
 
 
-def _holding_all(rows: Sequence[str], words: Sequence[str]) -> list[str]:
-    """The `rows` that hold a form of each of `words`, with the rows they were found beside (`_NEAR_SQL` gives
-    the rows about the subject with their neighbours: all are kept when one holds them all)."""
-    patterns = [re.compile(rf"\b(?:{forms_pattern(w)})", re.I) for w in words]
-    return list(rows) if any(all(p.search(r) for p in patterns) for r in rows) else []
+def _holds_all(text: str, words: Sequence[str]) -> bool:
+    """Whether `text` holds a form of each of `words`."""
+    return all(re.search(rf"\b(?:{forms_pattern(w)})", text, re.I) for w in words)
+
+
+def _sentences(rows: Sequence[dict[str, object]]) -> list[str]:
+    """The texts of `rows` (`_NEAR_SQL`'s), speech rows less than 2 s apart joined as one sentence that speech
+    recognition split: out18's "what colour was the case of the sunglasses found in the waiting area?" was
+    answered that nothing about it gives a colour, beside "... a pair of prescription sunglasses in a red case
+    has been" and "found in the waiting area." (dev). On-screen texts stay one a row."""
+    out: list[str] = []
+    last_end: float | None = None
+    for r in sorted(rows, key=lambda r: (str(r["source"]), float(r["start_s"]))):  # type: ignore[arg-type]
+        start, end = float(r["start_s"]), float(r["end_s"])  # type: ignore[arg-type]
+        if r["source"] == "transcript" and out and last_end is not None and start <= last_end + 2:
+            out[-1] = f"{out[-1]} {r['raw']}"
+        else:
+            out.append(str(r["raw"]))
+        last_end = end if r["source"] == "transcript" else None
+    return out
 
 
 #: What gives a name whatever its case: "a ginger cat called biscuit" (heldout6's missing cat).

@@ -399,6 +399,11 @@ _ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     # "who is the little girl trying to find?" is answered "her grandfather"
     ("name", re.compile(r"\bnames?\s+of\b|(?:'s|\bhis|\bher|\btheir|\bits)\s+names?\b|"
                         r"\b(?:is|was|are|were)\s+(?:[\w'-]+\s+){1,6}?called\s*(?:[?.!]|$)", re.I)),
+    # a colour, a floor of a building, a phone number (out16's "what colour are the taxis at rank A?", out18's
+    # "which floor is the eye unit on?" and "what's the phone number for the security office?")
+    ("colour", re.compile(r"\b(?:which|what)\s+colou?rs?\b", re.I)),
+    ("floor", re.compile(r"\b(?:which|what)\s+(?:floor|level|storey)\b", re.I)),
+    ("phone number", re.compile(r"\b(?:phone|telephone)\s+number\b", re.I)),
 )
 
 
@@ -410,6 +415,9 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
     "day": frozenset(["day", "days", "date", "dates", "weekday"]),
     "name": frozenset(["name", "names", "called"]),
     "temperature": frozenset(["temperature", "temperatures", "temp", "cold", "warm", "hot", "degrees"]),
+    "colour": frozenset(["colour", "colours", "color", "colors"]),
+    "floor": frozenset(["floor", "level", "storey"]),
+    "phone number": frozenset(["phone", "telephone", "number"]),
 }
 
 
@@ -435,7 +443,8 @@ def slot_words(question: str) -> frozenset[str]:
 
 
 def asked_value(question: str) -> str | None:
-    """The kind of value `question` asks for ('price', 'time of day', 'day', 'temperature', 'name';
+    """The kind of value `question` asks for ('price', 'time of day', 'day', 'temperature', 'name', 'colour',
+    'floor', 'phone number';
     `_ASKED_VALUES`), or None.
 
     >>> asked_value("How much are tickets for the comedy show?"), asked_value("what time does the train leave")
@@ -450,6 +459,8 @@ def asked_value(question: str) -> str | None:
     (None, None)
     >>> asked_value("what temperature is forecast at the summit?"), asked_value("How hot is the soup?")
     ('temperature', 'temperature')
+    >>> asked_value("what colour are the taxis?"), asked_value("Which floor is the nursery on?")
+    ('colour', 'floor')
     """
     return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
 

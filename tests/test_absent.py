@@ -245,6 +245,10 @@ def test_a_value_nothing_about_the_subject_gives(known: Any, question: str, expe
         ("What is the new cafe by the bridge called?", "name"),
         ("Why is Ann called to the timing hut?", None),  # 'called' that asks no name
         ("Who is the little girl trying to find?", None),  # 'who' may be answered "her grandfather"
+        ("what colour are the taxis at rank A", "colour"),
+        ("Which floor is the eye unit on?", "floor"),
+        ("what's the phone number for the security office", "phone number"),
+        ("How many floors does the car park have?", None),  # a count, not a floor
     ],
 )
 def test_the_kind_of_value_a_question_asks(question: str, kind: str | None) -> None:
@@ -476,3 +480,28 @@ def test_a_doer_is_not_missing_where_the_video_says_the_act(tmp_path: Path) -> N
         assert absent_from_video(mem, "vP", "Where are drivers told to park since P3 is full?").words == ()
         librarian = absent_from_video(mem, "vP", "Who is the librarian at the library?")
         assert librarian.words == ("librarian",) and librarian.look_alike == ("library",)
+
+
+def test_a_colour_floor_or_phone_number_nothing_about_the_subject_gives(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """out16's "what colour are the taxis at rank A?" and out18's "which floor is the eye unit on?" were answered
+    with a colour and a floor that nothing said ("blue", "floor 31"). A row about the subject, or the next one
+    of the sentence speech recognition split, that states one keeps the question answerable: out18's "what
+    colour was the case of the sunglasses found in the waiting area?" ("... sunglasses in a red case has been"
+    | "found in the waiting area.")."""
+    from tests.test_brief import _va_speech
+
+    speech = [(0, 1.0, 3.5, "Taxis are available from rank A outside the main doors."),
+              (1, 7.0, 9.0, "A pair of sunglasses in a red case has been"),
+              (2, 9.3, 10.5, "found in the waiting area."),
+              (3, 14.0, 15.0, "The eye unit is open until five today."),
+              (4, 18.0, 19.5, "The pharmacy is on the second floor, phone 01632 960 123.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "what colour are the taxis at rank A?", CATS).unstated == "colour"
+        found = "What colour was the case of the sunglasses found in the waiting area?"
+        assert unstated_value(mem, "vA", found, CATS) == Absent()
+        assert unstated_value(mem, "vA", "Which floor is the eye unit on?", CATS).unstated == "floor"
+        assert unstated_value(mem, "vA", "Which floor is the pharmacy on?", CATS) == Absent()
+        assert unstated_value(mem, "vA", "What's the phone number for the eye unit?", CATS).unstated == "phone number"
+        assert unstated_value(mem, "vA", "what's the phone number of the pharmacy", CATS) == Absent()
