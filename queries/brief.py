@@ -414,9 +414,11 @@ class Brief:
             ) and (not self.windows or any(i.overlaps(w.start_s, w.end_s) for w in self.windows)):
                 fits.setdefault((i.video_id, i.item_id), i)
         if line is None and len(fits) > 1:
-            # no line named, the place's first: "what does the top text read at 1:10?" (test26) had two lines
-            # on at the top, and the search marked the second (UNTIL 10, for the '10' of 1:10)
-            fits = {k: i for k, i in fits.items() if line_fits(1, i.line)}
+            # no line named, the one that holds the most of the question's words, if one does (out18's "what did
+            # the board on the left side show for room 32 at 2:30?" had ROOM 31: EYE DROPS over ROOM 32: CLOSED,
+            # and got the first); else the place's first: "what does the top text read at 1:10?" (test26) had two
+            # lines on at the top, and the search marked the second (UNTIL 10, for the '10' of 1:10)
+            fits = self._line_named(fits) or {k: i for k, i in fits.items() if line_fits(1, i.line)}
         if len(fits) > 1 and len(exact := {k: i for k, i in fits.items() if i.place == want}) == 1:
             fits = exact  # the asked place itself, not one inside it ('left', not the bottom left's caption)
         duration = self.facts.duration_s if self.facts is not None else None
@@ -435,6 +437,22 @@ class Brief:
             came = {k: i for k, i in fits.items() if any(w.start_s <= (i.start_s or 0.0) for w in self.windows)}
             fits = came if len(came) == 1 else fits
         return next(iter(fits.values())) if len(fits) == 1 else None
+
+    def _line_named(self, fits: dict[tuple[str, int], BriefItem]) -> dict[tuple[str, int], BriefItem]:
+        """Of the lines of one sign at the asked place (one place, numbered lines), the one that holds more of
+        the question's subject words (its time phrases aside) than any other; {} when none holds one, two hold
+        as many, or the texts are no lines of one sign (out16's ARRIVALS HALL CAM 5, a label at the bottom right,
+        shares 'arrivals' with "what did the arrivals board on the right say at 0:20?")."""
+        if len({i.place for i in fits.values()}) != 1 or any(i.line is None for i in fits.values()):
+            return {}
+        question = self.asked
+        for w in self.windows:
+            question = question.replace(w.phrase, " ")
+        asked = _words(" ".join(subject_words(question)))
+        shared = {k: len(asked & _words(i.row_text)) for k, i in fits.items()}
+        most = max(shared.values(), default=0)
+        best = [k for k, n in shared.items() if n == most]
+        return {best[0]: fits[best[0]]} if most > 0 and len(best) == 1 else {}
 
     def on_at_asked_instant(self) -> BriefItem | None:
         """The one on-screen text on at the one instant a question for what a text reads names, where on

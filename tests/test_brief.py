@@ -1088,6 +1088,10 @@ def test_of_two_lines_at_the_asked_place_during_a_line_the_first_is_marked(two_l
     # the main banner, what does it say", test26, had no mark)
     ("6 seconds in, theres a second line under the main banner, what does it say", "PLATFORM 10"),
     ("6 seconds in, what does the heading read?", "PLATFORM 9 EXIT"),  # the top's first line
+    # no line named, the question names what one line holds: that line (out18's "what did the board on the left
+    # side show for room 32 at 2:30?" got the board's first line, ROOM 31: EYE DROPS)
+    ("6 seconds in, what does the sign at the top show for platform 10?", "PLATFORM 10"),
+    ("what does the top sign say about the exit 6 seconds in", "PLATFORM 9 EXIT"),
     ("What is said while the lower caption is shown?", None),  # asks for speech
 ])  # fmt: skip
 def test_the_one_text_at_the_asked_place_and_line_is_marked(two_lines: Any, question: str, marked: str | None) -> None:
