@@ -218,8 +218,10 @@ def order_items(
             # "Right after X is announced, what does the sign say?": X is speech, the answer is text
             # shown then (the other kind the rest of the question names), not X's next line.
             # "What comes next after the announcement about X?" names no kind besides X's: X's next line.
+            # of the rest, the kinds it names as such: the plain 'say' of "what did the caption at the bottom say
+            # before the transport delay caption?" is the caption's (out18: answered with that caption itself)
             named = named_sources(m.group(0))
-            asked = named_sources(question[: m.start()] + " " + question[m.end() :])
+            asked = named_sources(question[: m.start()] + " " + question[m.end() :], plain_say=False)
             if len(named) == 1 and (_KINDS - named) <= asked:
                 relation, kinds = f"{relation}:other", sorted(named)
             elif relation == "after" and _TAKES_OVER.search(question):

@@ -604,6 +604,9 @@ def test_the_first_or_last_text_to_appear_is_marked(placed: Any, question: str, 
     ("Which bottom text comes right after PLATFORM 9 EXIT?", "CAMERA 2 NORTH GATE"),  # PLATFORM 10 (top) is next
     ("which top text comes right after PLATFORM 9 EXIT", "PLATFORM 10"),
     ("What text comes right after PLATFORM 9 EXIT?", "PLATFORM 10"),  # no place named: the next text
+    # the plain 'say' is the sign's: out18's "what did the caption at the bottom say before the transport delay
+    # caption?" was taken to ask what was said just before that caption came up, and nothing was
+    ("What did the sign at the top say before the platform 10 sign?", "PLATFORM 9 EXIT"),
 ])  # fmt: skip
 def test_the_text_before_or_after_another_is_found_at_the_asked_place(placed: Any, question: str, marked: str) -> None:
     """test27's "which top text comes right before CUPCAKES 5 DOLLARS A BOX?" was answered with a bottom
