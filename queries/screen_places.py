@@ -76,6 +76,8 @@ def place_fits(want: str | None, place: str | None) -> bool:
     ([True, True, False, False], True)
     >>> place_fits("middle", "left"), place_fits("top left", "top"), place_fits("top corner", "top right")
     (True, False, True)
+    >>> [place_fits("side", p) for p in ("right", "left", "top left", "top", "bottom")]
+    [True, True, False, False, False]
     """
     if want is None:
         return True
@@ -85,6 +87,10 @@ def place_fits(want: str | None, place: str | None) -> bool:
     if not have & set(_LEVELS):
         have.add("middle")
     asked = set(want.split())
+    if "side" in asked:  # either side, left or right, between top and bottom: a corner's text is no side board
+        asked.discard("side")
+        if not have & {"left", "right"} or have & {"top", "bottom"}:
+            return False
     if "corner" in asked:
         asked.discard("corner")
         if not (have & {"top", "bottom"} and have & {"left", "right"}):
@@ -126,6 +132,12 @@ _SIDE = re.compile(rf"\b(?P<after>on|at|to|along|down|up)\s+the\s+(left|right)(?
 #: `_frame_follows`).
 _ANY_CORNER = re.compile(rf"\b(?P<after>in|at|from)\s+(?:the|a|one)\s+corner\b|\bcorner\s+(?:box|panel|{TEXT_NOUNS})\b",
                          re.I)
+#: "the side board", "the board on the side (of the screen, of the fish hall video)": a side, left or right, unsaid
+#: (after a preposition: then `_frame_follows`, or 'of' and the frame or the video).
+_ANY_SIDE = re.compile(rf"\bside[\s-]*(?:boards?|box|column|bar|panel|list|{TEXT_NOUNS})\b"
+                       rf"|\b(?P<after>on|at|along|down|up|to)\s+(?:the|one)\s+side\b(?!\s+of\b)"
+                       rf"|\b(?:on|at|along|down|up|to)\s+(?:the|one)\s+side\s+of\s+the\s+(?:[\w'-]+\s+){{0,3}}?"
+                       rf"(?:screen|frame|picture|image|video|clip|footage|recording|feed|view)\b", re.I)
 #: Nouns of the grammar lists that follow 'the right' meaning 'correct' ("at the right time").
 _NOT_PLACES = frozenset({"time", "moment", "point", "thing", "things", "kind", "sort", "type", "one"})
 
@@ -165,6 +177,10 @@ def asked_place(question: str) -> str | None:
     (None, None)
     >>> asked_place("At 1:40, what cake did the menu board on the right list?")
     'right'
+    >>> asked_place("what did the side board say?"), asked_place("the board on the side of the fish hall video")
+    ('side', 'side')
+    >>> asked_place("the stall on the side of the road"), asked_place("which side of the hall is the exit on?")
+    (None, None)
     """
     # "There's a caption at the bottom and a text up top. What does the one at the top read?": the top
     asking = _asking_sentence(question)
@@ -183,6 +199,8 @@ def _named_place(text: str) -> str | None:
         return named if level in (None, "middle") else f"{level} {named}"
     if any(_frame_follows(text, m) for m in _ANY_CORNER.finditer(text)):
         return "corner" if level in (None, "middle") else f"{level} corner"
+    if level is None and any(_frame_follows(text, m) for m in _ANY_SIDE.finditer(text)):
+        return "side"  # out19's "the board on the side of the fish hall video": left or right, whichever has text
     return level
 
 
