@@ -194,6 +194,8 @@ def distinct_text_items(
     # "how many texts show up under the top banner?" asks the top's second line (trial 8 was given the top's count)
     place, line = asked_place(question), asked_line(question)
     fits = {g for g, (p, n) in where.items() if place is not None and place_fits(place, p) and line_fits(line or 1, n)}
+    if line is None and (under := _under_a_heading(place, where, groups, facts.duration_s)):
+        line, fits = 2, under
     want = _at_place(place, line) if place is not None else None
     asked = [x for g in groups if g in fits for x in groups[g]] or None
     total = f"{len(texts)} different on-screen texts{during}"  # the line starts "whole video"
@@ -250,6 +252,20 @@ def distinct_text_items(
     counted = len(asked) if asked is not None else len(texts)
     return [BriefItem("count", vid, None, None, text, 1.0, recorded_sql(_DISTINCT_SQL, vid),
                       tuple({**r, "distinct_texts": len(texts), "counted": counted} for r in rows))]
+
+
+def _under_a_heading(place: str | None, where: Mapping[str, tuple[str | None, int | None]],
+                     groups: Mapping[str, Sequence[tuple[str, float, float]]], duration_s: float | None) -> set[str]:
+    """The groups of the lines under a heading at the asked place, when no line is asked and the place's first
+    line is one text on the whole video (a board's title): what the board shows is what changes under it.
+    out19's "how many different texts did the side board show?" (TASTING NOW over QUINCE CHUTNEY, SMOKED DULSE,
+    BRAMBLE MEAD) was answered with the whole video's 10, and counted 1 once the side was read. {} otherwise."""
+    if place is None:
+        return set()
+    lines = {g: n for g, (p, n) in where.items() if place_fits(place, p) and n is not None}
+    heads = [t for g, n in lines.items() if n == 1 for t in groups[g]]
+    under = {g for g, n in lines.items() if n >= 2}
+    return under if len(heads) == 1 and _on_whole_video(heads[0], duration_s) and under else set()
 
 
 #: The most texts a count lists whole: it is shown whole or not at all, and must fit a brief.

@@ -564,6 +564,33 @@ def test_different_texts_are_counted_by_place_and_the_count_is_marked(placed: An
     assert evidence_brief(placed, "What does the sign at the bottom say?", video_id="vA").best_match is not counted
 
 
+def test_a_side_board_shows_what_changes_under_its_heading(minilm: Any, tmp_path: Path) -> None:
+    """out19's "how many different texts did the side board show?" (TASTING NOW on the whole video, over QUINCE
+    CHUTNEY, SMOKED DULSE, QUINCE CHUTNEY again, BRAMBLE MEAD) was answered with the whole video's count: 'side'
+    named no place. The side is left or right, between top and bottom; a board's heading that stays on the whole
+    video is its title, and the count is of what changes under it."""
+    right = {"x1": 450.0, "x2": 620.0}
+
+    def edit(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:  # vA is 20 s long, 640 px wide
+        head = {**spans[0], **right, "y1": 200.0, "y2": 225.0, "start_s": 0.0, "end_s": 20.0, "text": "TASTING NOW"}
+        under = [(1, 0.0, 6.0, "QUINCE CHUTNEY"), (2, 6.0, 12.0, "SMOKED DULSE"), (3, 12.0, 16.0, "QUINCE CHUTNEY"),
+                 (4, 16.0, 20.0, "BRAMBLE MEAD")]
+        return [head, *({**spans[0], **right, "y1": 230.0, "y2": 255.0, "span_id": i, "start_s": a, "end_s": b,
+                         "text": t} for i, a, b, t in under)]
+
+    with open_memory(_va_spans(minilm, tmp_path, edit), read_only=True) as mem:
+        for question in ("How many different texts did the side board show?",
+                         "how many different things did the board on the side of the screen show"):
+            best = evidence_brief(mem, question, video_id="vA").best_match
+            assert best is not None and best.kind == "count" and best.rows[0]["counted"] == 3, best
+            assert best.text.startswith('3 different texts at the side (second line): "QUINCE CHUTNEY"'), best.text
+        asked = evidence_brief(mem, "How many different texts did the board on the right show?", video_id="vA")
+        assert asked.best_match is not None and asked.best_match.rows[0]["counted"] == 3  # no line asked: as above
+        second = evidence_brief(mem, "How many different texts did the second line of the side board show?",
+                                video_id="vA")
+        assert second.best_match is not None and second.best_match.rows[0]["counted"] == 3  # the line asked
+
+
 def test_different_texts_of_a_thing_the_question_names_are_counted(placed: Any) -> None:
     """Trial 12's "how many different numbers does the runners-finished counter show?" got no count: the texts
     that hold the most of the question's words the video holds are counted first, then the whole video's."""
