@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agents.brief import archive_note, brief_evidence, build_brief, with_brief, with_file_names
+from agents.brief import archive_note, brief_evidence, build_brief, moment_note, with_brief, with_file_names
 from agents.chain import PlanResult, choice_letter, metered, since, spent
 from agents.choices import verify_choices
 from agents.errors import AgentError
@@ -154,6 +154,8 @@ def ask(
         text = with_listed_count(asked, text)  # "how many things ...?" answered with the things, not their number
     if ok and (where := archive_note(brief, text, max_tokens=settings.brief_tokens)):
         text = f"{text} {where}"  # the answer names the file and time its evidence line came from
+    if ok and not choices and (span := moment_note(brief, text, max_tokens=settings.brief_tokens)):
+        text = f"{text} {span}"  # asked when, the answer gave a time inside the line, not its start
     return Answer(
         question=question,
         text=text,

@@ -47,7 +47,7 @@ from queries.videos import video_paths
 
 __all__ = [
     "BRIEF_TOOL", "YesNoLine", "archive_note", "brief_evidence", "build_brief", "counted_answer", "marked_answer",
-    "passed_over_mark", "related_answer", "with_brief", "with_file_names", "yes_no_line",
+    "moment_note", "passed_over_mark", "related_answer", "with_brief", "with_file_names", "yes_no_line",
 ]
 
 log = logging.getLogger(__name__)
@@ -314,6 +314,21 @@ def _answer_line(brief: Brief, answer: str, named: set[str], max_tokens: int) ->
 
 def _length(item: BriefItem) -> float:
     return (item.end_s - item.start_s) if item.start_s is not None and item.end_s is not None else math.inf
+
+
+def moment_note(brief: Brief | None, answer: str | None, *, max_tokens: int) -> str | None:
+    """'(the line runs 116.2-121.8 s)' when a question of one video asks when, and the answer names a time inside
+    the shown best match but not when it starts: out19's "when was Oswin Blackaby asked to come to the meeting
+    room?" was answered "121.8 s", the end of the line marked 116.2-121.8 s, though the prompt asks for the
+    start. None otherwise, and for an answer that says no or nothing."""
+    if brief is None or brief.archive or not answer or denies(answer) or not asks_moment(brief.asked):
+        return None
+    top = _shown_mark(brief, fitted_items(brief, max_tokens))
+    if top is None or top.kind == "count" or top.start_s is None or top.end_s is None:
+        return None
+    if not _says_time(answer, top) or _says_time(answer, replace(top, end_s=top.start_s)):
+        return None
+    return f"(the line runs {span_text(top.start_s, top.end_s)})"
 
 
 def _says_time(answer: str, line: BriefItem) -> bool:

@@ -1110,6 +1110,27 @@ def test_a_later_line_about_another_named_thing_decides_nothing() -> None:
         assert "reception" not in changed.later_evidence
 
 
+def test_a_when_answer_with_a_time_inside_the_line_gets_the_lines_span() -> None:
+    """out19's "when was Oswin Blackaby asked to come to the meeting room?" was answered "121.8 s": the end of the
+    line marked 116.2-121.8 s, where the prompt asks for its start. The answer keeps its words and gets the
+    line's span; an answer with the start, a denial, or a question that does not ask when gets nothing."""
+    from agents.brief import moment_note
+    from queries.brief import Brief
+    from queries.brief_items import BriefItem
+
+    text = "Would Mr. Us win Blackaby please come to the Black-and-Hall meeting room on the first floor."
+    line = BriefItem("hit", "v", 116.18, 121.8, f'speech: "{text}"', 0.9, "SELECT 1", rows=({"text": text},),
+                     source="transcript", item_id=7, match=0.9)
+    when = Brief("When was Oswin Blackaby asked to come to the meeting room?", "v", (line,))
+    assert moment_note(when, "121.8 s", max_tokens=600) == "(the line runs 116.2-121.8 s)"
+    assert moment_note(when, "At 2:01 in the video.", max_tokens=600) == "(the line runs 116.2-121.8 s)"
+    assert moment_note(when, "At 116.2 seconds.", max_tokens=600) is None
+    assert moment_note(when, "The memory does not show it.", max_tokens=600) is None
+    assert moment_note(when, "At 30 s.", max_tokens=600) is None  # another time: the answer's own
+    where = Brief("Where was Oswin Blackaby asked to go?", "v", (line,))
+    assert moment_note(where, "The meeting room, at 121.8 s.", max_tokens=600) is None
+
+
 def test_the_best_match_is_shown_before_the_search_hits_fill_the_budget() -> None:
     """Trial 10's "two minutes twenty seconds in, what is written on the yellow line below the top banner?" had
     the sign on then marked (the window's, at the asked place), and the search's hits ranked before it took
