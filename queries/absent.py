@@ -18,9 +18,10 @@ rows holding its words, and those within 2 s of them) holds a value of that kind
 """
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memory import Memory
 from queries.question_words import (
@@ -418,20 +419,19 @@ def _holds_all(text: str, words: Sequence[str]) -> bool:
     return all(re.search(rf"\b(?:{forms_pattern(w)})", text, re.I) for w in words)
 
 
-def _sentences(rows: Sequence[dict[str, object]]) -> list[str]:
+def _sentences(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The texts of `rows` (`_NEAR_SQL`'s), speech rows less than 2 s apart joined as one sentence that speech
     recognition split: out18's "what colour was the case of the sunglasses found in the waiting area?" was
     answered that nothing about it gives a colour, beside "... a pair of prescription sunglasses in a red case
     has been" and "found in the waiting area." (dev). On-screen texts stay one a row."""
     out: list[str] = []
     last_end: float | None = None
-    for r in sorted(rows, key=lambda r: (str(r["source"]), float(r["start_s"]))):  # type: ignore[arg-type]
-        start, end = float(r["start_s"]), float(r["end_s"])  # type: ignore[arg-type]
-        if r["source"] == "transcript" and out and last_end is not None and start <= last_end + 2:
+    for r in sorted(rows, key=lambda r: (r["source"], r["start_s"])):
+        if r["source"] == "transcript" and out and last_end is not None and r["start_s"] <= last_end + 2:
             out[-1] = f"{out[-1]} {r['raw']}"
         else:
             out.append(str(r["raw"]))
-        last_end = end if r["source"] == "transcript" else None
+        last_end = r["end_s"] if r["source"] == "transcript" else None
     return out
 
 
