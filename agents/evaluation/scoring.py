@@ -107,6 +107,8 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     (True, False)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
+    if _states_accepted_time(answer_text, references):
+        return True
     bare = _bare_number(candidate)
     for ref in references:
         words = _words(ref)
@@ -117,6 +119,38 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
                         or words[0] == bare):  # "6" answers "how many?" as "6 texts" does
             return True
     return False
+
+
+def _states_accepted_time(answer_text: str, references: Sequence[str]) -> bool:
+    """Whether the answer states a time within `TIME_SLACK_S` of an accepted time: out19's "at what time were the
+    parents of Tobias asked to come?" accepted 1:00, 1:01, 60 and 61, and "At 61.4 seconds" was scored wrong (its
+    words are not '61'). An accepted time is written 'm:ss' or with its unit ('61 s'); a bare number is one when
+    the list also holds an 'm:ss' (a count of 3 is no time, and "at 3.5 s" does not state it).
+
+    >>> _states_accepted_time("At 61.4 seconds in", ["1:00", "60", "61"]), _states_accepted_time("at 78.9 s", ["79"])
+    (True, False)
+    >>> _states_accepted_time("From 78.6 s on", ["79 s"]), _states_accepted_time("At 62.5 s", ["1:00", "61"])
+    (True, False)
+    """
+    clock = any(_CLOCK.fullmatch(r.strip()) for r in references)
+    accepted = []
+    for ref in references:
+        ref = ref.strip()
+        if _CLOCK.fullmatch(ref):
+            accepted.append(parse_seconds(ref))
+        elif (m := _WITH_UNIT.fullmatch(ref)) or (clock and (m := _BARE.fullmatch(ref))):
+            accepted.append(float(m.group(1)))
+    if not accepted:
+        return False
+    text = _RANGE.sub(r"\1 \3 to \2 \3", answer_text)
+    stated = [parse_seconds(m.group(1)) if m.group(1) else float(m.group(2)) for m in _TIME.finditer(text)]
+    return any(abs(t - a) < TIME_SLACK_S for t in stated for a in accepted)
+
+
+#: How accepted times are written: '1:05' (or '0:01:05'), '65 s' / '65 seconds', and bare '65'.
+_CLOCK = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?")
+_WITH_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)", re.I)
+_BARE = re.compile(r"(\d+(?:\.\d+)?)")
 
 
 def _holds_run(candidate: list[str], words: list[str]) -> bool:
