@@ -117,7 +117,7 @@ from queries.run import run_sql
 from queries.said_lists import listed
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
-from queries.signs import SIGN_LINES, Sign, signs
+from queries.signs import SIGN_LINES, Sign, folded, signs
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
@@ -695,7 +695,7 @@ def evidence_brief(
         archive = only is None
         vid = only or (fused[0][0].video_id if fused else None)
     signed = _Signs(memory, noise)
-    items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]), signed)
+    items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]))
              for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
     facts: VideoFacts | None = None
@@ -790,7 +790,7 @@ def evidence_brief(
             items += _digest_items(memory, vid, question, noise[vid])
             whole = clean
         else:  # not shown whole: each hit with what was said or shown at its time
-            items = [_with_context(memory, i, noise, facts.duration_s) for i in items]
+            items = [_with_context(memory, i, noise, facts.duration_s, signed) for i in items]
         if choices:
             strength = max(list(relevance.values())[:3], default=0.0)  # the best hits (fused order)
             scores = tuple(score_choices(
@@ -800,7 +800,7 @@ def evidence_brief(
                 neighbors={(i.source, i.item_id) for i in order if i.kind == "order" and i.score == 1.0},
                 relevance={(src, item): r for (_, src, item), r in relevance.items()},
             ))
-    ranked = _ranked(_noise_marked(_placed(memory, items, question), noise), named)
+    ranked = _ranked(_noise_marked(_one_per_sign(_placed(memory, items, question), signed, question), noise), named)
     if absent.words and not absent.look_alike:
         # a look-alike anywhere in the brief misleads as one close in meaning does: asked whether the
         # brief says anything about 'ferryman', the model answered YES beside 'ferry'
@@ -915,20 +915,12 @@ class _Signs(dict[str, dict[int, Sign]]):
         return self[video_id]
 
 
-def _finished(memory: Memory, item: BriefItem, signed: _Signs | None = None) -> BriefItem:
+def _finished(memory: Memory, item: BriefItem) -> BriefItem:
     """A speech hit that stops mid-sentence (no closing '.', '?' or '!') with the row that goes on from it,
     when that one starts as it ends: Whisper cuts long sentences into rows, and the cut can fall before
     what is asked. Trial 7's "why does the announcer say the cooking demo has moved?" was answered from
     "... in the church hall, because", its reason in the next row; trial 6's mayor was named in a row of
-    its own ("presented by the Mayor," / "Councilor Janet Price."). An on-screen text hit on the heading of
-    a sign of more lines (`signed`) reads as the whole sign: trial 11's "is the lift at berth A3 working?" was
-    answered yes from LIFT A3, whose label's second line reads OUT OF SERVICE."""
-    if item.kind == "hit" and item.source == "ocr_spans" and signed is not None and item.item_id is not None:
-        sign = signed[item.video_id].get(item.item_id)
-        # its heading reads on (a line under it is shown as read, placed as the line it is)
-        if sign is not None and SIGN_LINES in sign.text and item.item_id in sign.top_ids:
-            return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"')
-        return item
+    its own ("presented by the Mayor," / "Councilor Janet Price.")."""
     if item.kind != "hit" or item.source != "transcript" or item.end_s is None or not item.rows:
         return item
     text = " ".join(str(item.rows[0]["text"]).split())
@@ -936,6 +928,41 @@ def _finished(memory: Memory, item: BriefItem, signed: _Signs | None = None) -> 
     if said == text:
         return item
     return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(said)}"')
+
+
+def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list[BriefItem]:
+    """Each sign of more lines (`queries.signs`) read as one text on its heading's line, whatever found it (a
+    search hit, the line on while something was said, the text after another), and its other lines left out
+    where its heading is shown as the same kind of evidence: out19's side board BUS 47 / EVERY 12 MIN, shown as
+    two lines ("right, first line", "right, second line"), was answered "BUS 47" for what the board showed
+    while the keys were announced, and "PARKING" for what it changed to (PARKING / LEVEL 2 FULL); trial 11's
+    "is the lift at berth A3 working?" was answered yes from LIFT A3, the label's second line OUT OF SERVICE.
+    A question that asks for one line ("the second line of the board") keeps the lines apart."""
+    if asked_line(question) is not None:
+        return items
+    shown = {(i.kind, i.video_id, i.item_id) for i in items if i.source == "ocr_spans"}
+    out = []
+    for item in items:
+        sign = signed[item.video_id].get(item.item_id) if item.source == "ocr_spans" and \
+            item.item_id is not None else None
+        if sign is None or _sign_text(sign, item.row_text) == item.row_text:
+            out.append(item)
+            continue
+        if item.item_id not in sign.top_ids and any((item.kind, item.video_id, t) in shown for t in sign.top_ids):
+            continue  # read on its heading's line
+        # placed as the sign, not one of its lines, when its lines are the first at their place
+        rows = sign.text.count(SIGN_LINES) + 1
+        out.append(replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"',
+                           line=None if (item.line or 1) <= rows else item.line))
+    return out
+
+
+def _sign_text(sign: Sign | None, text: str) -> str:
+    """The text of the sign of more lines that a span reading `text` is one of, else `text` (a span read apart from
+    its sign's rows, as a piece, keeps its own reading)."""
+    if sign is None or SIGN_LINES not in sign.text or folded(text) not in folded(sign.text):
+        return text
+    return sign.text
 
 
 #: The rows of one kind on during a span (end, start): on-screen texts shortest first (a label on for the whole
@@ -949,7 +976,8 @@ _AT_TIME_SQL = (
 STANDING_SHARE = 1 / 3
 
 
-def _with_context(memory: Memory, item: BriefItem, noise: _Noise, duration_s: float | None = None) -> BriefItem:
+def _with_context(memory: Memory, item: BriefItem, noise: _Noise, duration_s: float | None = None,
+                  signed: _Signs | None = None) -> BriefItem:
     """A speech hit with the on-screen text shown while it was said, an on-screen text hit with what
     was said while it was shown: questions join the two in time ("what did the sign say while the
     train was announced?"), and a video too long to show whole leaves the model no other way."""
@@ -966,7 +994,11 @@ def _with_context(memory: Memory, item: BriefItem, noise: _Noise, duration_s: fl
     if not rows:
         return item
     rows.sort(key=lambda r: (r["start_s"], r["item_id"]))
-    said = "; ".join(f'"{clip_text(r["text"], 60)}"' for r in rows)
+    if other == "ocr_spans" and signed is not None:  # each sign whole, once (`_one_per_sign`)
+        texts = [_sign_text(signed[item.video_id].get(r["item_id"]), str(r["text"])) for r in rows]
+    else:
+        texts = [str(r["text"]) for r in rows]
+    said = "; ".join(f'"{clip_text(t, 60)}"' for t in dict.fromkeys(texts))
     label = "on screen then" if other == "ocr_spans" else "said then"
     return replace(item, context=f"{label}: {said}")
 

@@ -41,6 +41,7 @@ from queries.question_words import (
 from queries.run import run_sql
 from queries.screen_places import asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
+from queries.signs import folded
 from queries.text_kinds import named_sources, wanted_sources
 from queries.time_phrases import number_words_to_digits, time_windows
 from queries.videos import video_paths
@@ -453,13 +454,15 @@ def _at_asked_place(
     want = asked_place(rest)
     if want is None:
         return None
-    line = asked_line(rest) or 1
     sql = _EARLIER_SQL if relation == "before" else _LATER_SQL
     args: list[Any] = [anchor.video_id, anchor.source, anchor.start_s]
     places = video_span_places(memory, anchor.video_id)
+    own = places.get(anchor.item_id)
+    # no line asked, and the anchor at the asked place: the text on its own line (what the side board showed
+    # before it changed to BAY 1 BAKERS is the line BAKERS took the place of, GROCERS, not the heading BAY 1, out19)
+    line = asked_line(rest) or (own[1] if own is not None and place_fits(want, own[0]) and own[1] else 1)
     rows = [r for r in run_sql(memory, sql, args).to_pylist()
             if _same_place(places.get(int(r["item_id"])), (want, line))]
-    own = places.get(anchor.item_id)
     if own is not None and place_fits(want, own[0]):
         # the asked place holds the anchor: its own place's next text, not one inside the asked place ("what did
         # the top banner change to after 'SAILING 19:00'?" was answered with the top right's sign, out16)
@@ -663,11 +666,42 @@ def _anchor_hit(memory: Memory, vid: str, phrase: str, sources: list[str], encod
         return len(asked & set(stems(_own_words(h.text))))
 
     best = max(tied, key=holding)
-    if place is None or best.source != "ocr_spans":
+    if best.source != "ocr_spans":
         return best
     places = video_span_places(memory, vid)
+    best = _came_up_whole(best, fused, places, asked)
+    if place is None:
+        return best
     return next((h for h, _, _ in ranked if h.source == "ocr_spans"
                  and _same_place(places.get(h.item_id), (place, None)) and holding(h) >= holding(best)), best)
+
+
+def _came_up_whole(best: TextHit, hits: Sequence[TextHit], places: dict[int, tuple[str, int | None]],
+                   asked: set[str]) -> TextHit:
+    """Of the on-screen text hits at `best`'s place that hold words of the phrase (`asked`, stems), the one that came
+    up when the most of them were on together, the first such moment (`best` when it is one of those): a board's
+    text is its lines on at once. out19's side board kept its heading BAY 1 (read 'BAY 1' and 'BAY1' by turns) while
+    the line under it changed, and "before it changed to BAY 1 BAKERS" was found at BAY 1's first read, not where
+    BAKERS came up under it."""
+    where = places.get(best.item_id)
+    if where is None:
+        return best
+
+    def held(h: TextHit) -> set[str]:  # a word read glued to the next ('BAY1') is still read
+        glued, digits = folded(h.text), set(re.findall(r"\d+", h.text))
+        return {w for w in asked if w in stems(_own_words(h.text)) or (len(w) >= 3 and w in glued) or w in digits}
+
+    found = [h for h in hits if h.source == "ocr_spans" and held(h)
+             and (p := places.get(h.item_id)) is not None and p[0] == where[0]]
+
+    def held_at(h: TextHit) -> int:  # the phrase's words on screen as `h` comes up
+        t = h.start_s + AT_START_S / 2
+        return len(set().union(*(held(o) for o in found if o.start_s <= t <= o.end_s)))
+
+    most = max((held_at(h) for h in found), default=0)
+    if best in found and held_at(best) == most:
+        return best
+    return min((h for h in found if held_at(h) == most), key=lambda h: h.start_s, default=best)
 
 
 def _own_words(text: str) -> list[str]:

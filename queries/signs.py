@@ -49,7 +49,7 @@ def sign_head(text: str) -> str:
 
 def signs(spans: Sequence[Mapping[str, Any]]) -> list[Sign]:
     """The signs the spans (dicts with span_id, text, start_s, end_s, x1, x2, y1, y2) make, by first start."""
-    rows = sorted(spans, key=lambda r: (float(r["start_s"]), float(r["start_s"]) - float(r["end_s"])))
+    rows = sorted(_steady(spans), key=lambda r: (float(r["start_s"]), float(r["start_s"]) - float(r["end_s"])))
     groups: list[list[Mapping[str, Any]]] = []
     for r in rows:  # by start, longest first: each span joins the first sign it fits beside
         home = next((g for g in groups if _belongs(r, g) and any(_touches(r, s) or _listed(r, s) for s in g)), None)
@@ -59,6 +59,42 @@ def signs(spans: Sequence[Mapping[str, Any]]) -> list[Sign]:
             home.append(r)
     out = [_sign(g) for group in groups for g in _without_early_rows(group)]
     return sorted(out, key=lambda s: (s.start_s, s.span_ids))
+
+
+def _steady(spans: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`spans` with the reads of one line that follow each other (the same letters and digits, `folded`, on one row
+    and under one another, at most EDGE_S apart) as one span, which keeps every read's id (`_ids`) and the text of
+    its longest: out19's side board heading BAY 1, on from 0 to 179 s, was read 'BAY 1' and 'BAY1' by turns, eight
+    spans; its first was gone at 9 s and read as a line of its own, and the last, up from 100 s, as a new text.
+
+    >>> span = lambda i, t, a, b: {"span_id": i, "text": t, "start_s": a, "end_s": b, "x1": 500, "x2": 580,
+    ...                            "y1": 112, "y2": 140}
+    >>> [(s["text"], s["start_s"], s["end_s"], _ids(s)) for s in _steady(
+    ...     [span(2, "BAY 1", 0, 9), span(5, "BAY 1", 10, 25), span(6, "BAY1", 26, 78), span(9, "BAY 2", 79, 81)])]
+    [('BAY1', 0, 78.0, (2, 5, 6)), ('BAY 2', 79, 81, (9,))]
+    """
+    out: list[dict[str, Any]] = []
+    longest: dict[int, float] = {}  # id(merged span) -> the length of the read whose text it keeps
+    for r in sorted(spans, key=lambda r: (float(r["start_s"]), int(r["span_id"]))):
+        key = folded(r["text"])
+        before = next((m for m in reversed(out) if folded(m["text"]) == key and _same_row(m, r)
+                       and min(float(m["x2"]), float(r["x2"])) > max(float(m["x1"]), float(r["x1"]))
+                       and float(r["start_s"]) - float(m["end_s"]) <= EDGE_S), None) if key else None
+        if before is None:
+            out.append({**r, "_ids": (int(r["span_id"]),)})
+            longest[id(out[-1])] = float(r["end_s"]) - float(r["start_s"])
+            continue
+        length = float(r["end_s"]) - float(r["start_s"])
+        if length > longest[id(before)]:
+            before["text"], longest[id(before)] = r["text"], length
+        before["end_s"] = max(float(before["end_s"]), float(r["end_s"]))
+        before["_ids"] = (*before["_ids"], int(r["span_id"]))
+    return out
+
+
+def _ids(span: Mapping[str, Any]) -> tuple[int, ...]:
+    """The span ids a (`_steady`) span stands for."""
+    return tuple(span.get("_ids", (int(span["span_id"]),)))
 
 
 def _without_early_rows(group: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
@@ -138,8 +174,8 @@ def _sign(group: Sequence[Mapping[str, Any]]) -> Sign:
             seen[text] = seen.get(text, 0.0) + (b - a)
         texts.append(max(seen, key=lambda t: (seen[t], len(t))))
     return Sign(SIGN_LINES.join(texts), min(float(s["start_s"]) for s in group),
-                max(float(s["end_s"]) for s in group), tuple(int(s["span_id"]) for s in group),
-                tuple(int(s["span_id"]) for s in rows[0]))
+                max(float(s["end_s"]) for s in group), tuple(i for s in group for i in _ids(s)),
+                tuple(i for s in rows[0] for i in _ids(s)))
 
 
 def _rows(spans: Iterable[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:

@@ -64,3 +64,57 @@ def test_lines_set_apart_or_gone_before_their_heading_are_texts_of_their_own() -
     assert sorted(s.text for s in signs(rows)) == ["CAKE OF THE DAY", "DOME / NEXT SHOW 10:15",
                                                   "FAMILY DISCOVERY WEEKEND",
                                                   "GINGER & PEAR", "LEMON DRIZZLE", "QSH LUMEN ATRIUM CAM 2"]
+
+
+_TWO_BOARDS = [("BUS 47", 10.0, 16.0, 112.0), ("EVERY 12 MIN", 10.0, 16.0, 141.0),
+               ("PARKING", 17.0, 20.0, 112.0), ("LEVEL 2 FULL", 17.0, 20.0, 141.0)]
+
+
+def _board_memory(minilm: Any, tmp_path: Path, board: list[tuple[str, float, float, float]] = _TWO_BOARDS) -> Path:
+    """vA with a board of two lines on the right (out19's side board): by default BUS 47 / EVERY 12 MIN from 10 s,
+    while the rain is forecast (12-14 s), then PARKING / LEVEL 2 FULL."""
+    rows = build_rows(minilm)
+    spans = rows[0].tables["ocr_spans"].to_pylist()
+    edited = [{**spans[0], "span_id": k, "text": t, "start_s": a, "end_s": b, "x1": 500.0, "x2": 620.0, "y1": y,
+               "y2": y + 26.0} for k, (t, a, b, y) in enumerate(board)]
+    rows[0].tables["ocr_spans"] = rows_table(
+        "ocr_spans", [{k: v for k, v in r.items() if k != "video_id"} for r in edited], "vA")
+    return written(rows, tmp_path / "vA.duckdb")
+
+
+def test_a_board_of_two_lines_is_one_text_in_the_brief(minilm: Any, tmp_path: Path) -> None:
+    """out19: the side board, shown as its two lines, was answered "BUS 47" for what it showed while something was
+    said and "PARKING" for what it changed to. Its lines are one text, wherever the brief shows the board; a question
+    for one of its lines still gets that line."""
+    with open_memory(_board_memory(minilm, tmp_path), read_only=True) as mem:
+        def marked(question: str) -> str:
+            top = evidence_brief(mem, question, video_id="vA").best_match
+            assert top is not None, question
+            return top.text
+
+        assert marked("What did the board on the right show while the rain in the mountains was forecast?").endswith(
+            '"BUS 47 / EVERY 12 MIN"')
+        assert marked("What did the board on the right change to after BUS 47 EVERY 12 MIN?").endswith(
+            '"PARKING / LEVEL 2 FULL"')
+        asked_line = evidence_brief(mem, "What does the second line of the board on the right say at 0:18?",
+                                    video_id="vA")
+        assert any(i.text.endswith('"LEVEL 2 FULL"') for i in asked_line.items if i.source == "ocr_spans")
+        brief = evidence_brief(mem, "What did the board on the right change to after BUS 47 EVERY 12 MIN?",
+                               video_id="vA")
+        shown = [i.text for i in brief.items if i.source == "ocr_spans"]
+        assert not any(t.endswith('"EVERY 12 MIN"') or t.endswith('"LEVEL 2 FULL"') for t in shown), shown
+
+
+def test_a_changed_line_under_a_heading_is_found_on_its_own_line(minilm: Any, tmp_path: Path) -> None:
+    """out19's loading yard board: its heading BAY 1 stayed (read 'BAY 1' and 'BAY1' by turns) while the line under it
+    changed, and "what did the board on the side show right before it changed to BAY 1 BAKERS?" was answered with the
+    heading's last read, BAY 1. What BAKERS took the place of is the text before it on its own line."""
+    board = [("BAY 1", 10.0, 14.0, 112.0), ("BAY1", 14.5, 20.0, 112.0), ("GROCERS", 10.0, 13.0, 141.0),
+             ("FLORISTS", 13.5, 16.0, 141.0), ("BAKERS", 16.5, 20.0, 141.0)]
+    assert [s.text for s in signs([{"span_id": k, "text": t, "start_s": a, "end_s": b, "x1": 500.0, "x2": 620.0,
+                                    "y1": y, "y2": y + 26.0} for k, (t, a, b, y) in enumerate(board)])] == \
+        ["BAY1", "GROCERS", "FLORISTS", "BAKERS"]  # the heading one text, the lines under it each one
+    with open_memory(_board_memory(minilm, tmp_path, board), read_only=True) as mem:
+        top = evidence_brief(mem, "what did the board on the right show right before it changed to BAY 1 BAKERS",
+                             video_id="vA").best_match
+    assert top is not None and top.text.endswith('"FLORISTS"'), top
