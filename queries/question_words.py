@@ -542,7 +542,7 @@ _MENTIONING = re.compile(
 #: BC214 mentioned?", trial 10): nothing follows the verb, what the lines say comes before it.
 _MENTIONED = re.compile(
     r"\b(?:is|are|was|were|gets?|got)\s+((?:(?!\b(?:is|are|was|were)\b)[^?.;!,])+?)\s+(?:(?:being|been|ever|actually|"
-    r"also)\s+)?(?:mentioned|said|named|brought\s+up|referred\s+to|talked\s+about)\b", re.I)
+    r"also)\s+)?(?:mentioned|said|named|brought\s+up|referred\s+to|talked\s+about|announced|paged)\b", re.I)
 #: "say in the first minute", "mention at the start": a clause that opens with a preposition places the
 #: lines in the video, it names nothing they say.
 _PLACING = re.compile(r"\s*(?:in|at|on|during|before|after|within|over|throughout|by|near|around|towards?)\b", re.I)
@@ -584,7 +584,7 @@ def _counted_clause(question: str) -> str | None:
     """The clause of a count question that says what its lines hold: after a verb of saying (`_MENTIONING`),
     else the object of the verb after the lines counted (`_object_of_lines`)."""
     m = _MENTIONING.search(question)
-    if m is not None and not m.group(1).strip() and (passive := _MENTIONED.search(question)):
+    if (m is None or not m.group(1).strip()) and (passive := _MENTIONED.search(question)):
         return passive.group(1)
     return m.group(1) if m is not None else _object_of_lines(question)
 
@@ -616,6 +616,8 @@ def mentioned_words(question: str) -> tuple[str, ...]:
     ('falkenjoch', 'gondola')
     >>> mentioned_words("In how many of the spoken announcements is the Lindmouth flight BC214 mentioned?")
     ('lindmouth', 'flight', 'bc214')
+    >>> mentioned_words("How many times was the brass ring of keys announced in the east gate video?")
+    ('brass', 'ring', 'keys')
     """
     if not asks_count(question):
         return ()
