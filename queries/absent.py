@@ -95,6 +95,18 @@ VALUE_FORMS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in {
     ),
     # a number of several digits, as a phone number is said or written, or an extension
     "phone number": r"\d[\d\s-]{3,}\d|\b(?:extension|ext\.?)\s*\d",
+    # an age as said ("six years old", "aged four", "nobody under ten", "turning eleven"), or the words for one
+    "age": (
+        rf"\b(?:years?|yrs?|months?)\b|\bold(?:er)?\b|\baged?\b|\b(?:under|over|at\s+least|turn(?:s|ing|ed)?)\s+{_NUMBER}\b|"
+        r"\b(?:teen(?:age)?(?:rs?)?|toddlers?|bab(?:y|ies)|infants?|adults?|grown-?ups?)\b"
+    ),
+    # a stretch of time ("about thirty minutes", "half an hour", "a few days"), or when it ends ("until two")
+    "duration": (
+        r"\b(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|days?|weeks?|months?)\b|"
+        r"\b(?:until|till|later|shortly|soon|overnight|quick(?:ly)?|long|all\s+(?:day|morning|afternoon|evening|night|weekend))\b|"
+        rf"\b\d{{1,2}}(?:[:.]\d\d)?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d\d\b|o'?clock|\bnoon\b|\bmidnight\b|"
+        rf"\b(?:by|from|after)\s+{_NUMBER}\b"
+    ),
 }.items()}
 #: Text rows of the video about the subject: of each kind (speech, on-screen text), those holding the
 #: most of its words ($2, one pattern a word), and those of the same kind within 2 s of one (a sentence

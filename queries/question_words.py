@@ -82,7 +82,8 @@ FRAME_WORDS = frozenset(re.findall(r"\w+", """
     display displayed announce announces announced announcement announcer announcers tell tells told speak speaks spoken
     narrator narrators
     describe describes give gives given long stay stays during part top bottom middle left right around near
-    nearly mark after before next later earlier until while since between halfway through whole roughly about
+    nearly mark after before next later earlier until while since between halfway partway midway through whole
+    roughly about
     approximately exactly few several distinct different separate same other another colour color reason according
     change changes changed appear appeared disappear disappears disappeared replaced number count times often see
     seen look looks kind sort type thing things something anything nothing likely probably make makes made every
@@ -404,6 +405,14 @@ _ASKED_VALUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("colour", re.compile(r"\b(?:which|what)\s+colou?rs?\b", re.I)),
     ("floor", re.compile(r"\b(?:which|what)\s+(?:floor|level|storey)\b", re.I)),
     ("phone number", re.compile(r"\b(?:phone|telephone)\s+number\b", re.I)),
+    # an age (out19's "how old is the lost boy Tobias?"), and how long a thing lasts or takes ("how long will the
+    # cash machine take to fix?"): not how long a line or sign is on, nor the time between two things of the video
+    ("age", re.compile(r"\bhow\s+old\b|\bwhat\s+age\b|\b(?:his|her|their|its)\s+age\b|"
+                       r"\bwhat(?:'s|\s+is|\s+was)\s+the\s+(?:minimum\s+)?age\b", re.I)),
+    ("duration", re.compile(
+        r"\bhow\s+long(?:'s)?\b(?!\s+(?:after|before|into|in)\b)(?![^?.!]*\b(?:screen|shown|visible|displayed|display|"
+        r"video|clip|footage|recording|film|announcements?|said|say|says|speak|speaks|talk|talks|voice|sign|banner|"
+        r"caption|overlay|text|board)\b)", re.I)),
 )
 
 
@@ -418,6 +427,8 @@ VALUE_WORDS: dict[str, frozenset[str]] = {
     "colour": frozenset(["colour", "colours", "color", "colors"]),
     "floor": frozenset(["floor", "level", "storey"]),
     "phone number": frozenset(["phone", "telephone", "number"]),
+    "age": frozenset(["old", "age", "aged", "limit"]),
+    "duration": frozenset(["long", "take", "takes", "last", "lasts", "wait", "time", "minutes", "hours"]),
 }
 
 
@@ -461,6 +472,10 @@ def asked_value(question: str) -> str | None:
     ('temperature', 'temperature')
     >>> asked_value("what colour are the taxis?"), asked_value("Which floor is the nursery on?")
     ('colour', 'floor')
+    >>> asked_value("How old is the lost boy?"), asked_value("how long's the wait for the ghost train?")
+    ('age', 'duration')
+    >>> asked_value("How long does 'EXIT' stay on screen?"), asked_value("how long after the doors open does it start?")
+    (None, None)
     """
     return next((kind for kind, pattern in _ASKED_VALUES if pattern.search(question)), None)
 

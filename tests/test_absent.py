@@ -249,6 +249,14 @@ def test_a_value_nothing_about_the_subject_gives(known: Any, question: str, expe
         ("Which floor is the eye unit on?", "floor"),
         ("what's the phone number for the security office", "phone number"),
         ("How many floors does the car park have?", None),  # a count, not a floor
+        ("how old is the lost boy Tobias", "age"),
+        ("What's the minimum age for the zip wire?", "age"),
+        ("when does the narrator bring up the go karts age limit", None),  # asks when
+        ("how long will the broken cash machine take to fix", "duration"),
+        ("how long's the wait for the big wheel", "duration"),
+        ("How long does 'EXIT' stay on screen?", None),  # a span of the video: its times give it
+        ("how long is the first announcement", None),
+        ("how long after the doors open does the show start?", None),  # the time between two things
     ],
 )
 def test_the_kind_of_value_a_question_asks(question: str, kind: str | None) -> None:
@@ -505,3 +513,25 @@ def test_a_colour_floor_or_phone_number_nothing_about_the_subject_gives(
         assert unstated_value(mem, "vA", "Which floor is the pharmacy on?", CATS) == Absent()
         assert unstated_value(mem, "vA", "What's the phone number for the eye unit?", CATS).unstated == "phone number"
         assert unstated_value(mem, "vA", "what's the phone number of the pharmacy", CATS) == Absent()
+
+
+def test_an_age_or_a_duration_nothing_about_the_subject_gives(
+    minilm: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """out19's "how old is the lost boy Tobias?" and "how long will the broken cash machine take to fix?" were answered
+    with the sentence about each, which gives no age and no time. An age said any way ("nobody under ten", "turning
+    eleven") or a stretch of time or its end ("about thirty minutes", "until two") keeps the question answerable."""
+    from tests.test_brief import _va_speech
+
+    speech = [(0, 1.0, 3.5, "Would the parents of a young boy called Tobias come to the lost children point."),
+              (1, 5.0, 7.0, "The cash machine inside the east gate is out of order."),
+              (2, 9.0, 11.0, "Nobody under ten may go on the zip wire alone."),
+              (3, 13.0, 15.0, "The wait for the big wheel is about thirty minutes."),
+              (4, 17.0, 19.0, "Free sun cream is handed out at the kiosk until two.")]
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        assert unstated_value(mem, "vA", "How old is the lost boy Tobias?", CATS).unstated == "age"
+        assert unstated_value(mem, "vA", "how old do you need to be for the zip wire?", CATS) == Absent()
+        broken = "how long will the broken cash machine take to fix?"
+        assert unstated_value(mem, "vA", broken, CATS).unstated == "duration"
+        assert unstated_value(mem, "vA", "how long's the wait for the big wheel?", CATS) == Absent()
+        assert unstated_value(mem, "vA", "how long do they keep handing out free sun cream?", CATS) == Absent()
