@@ -227,6 +227,17 @@ def _end(m: re.Match[str], duration: float) -> list[tuple[float, float, float | 
     return [(max(0.0, duration - _edge(duration)), duration, duration)]
 
 
+#: How much of a video "near the end" and "towards the end" reach back: a quarter. Of the 8 questions so phrased in
+#: out16-19 whose answers give the time of the line asked, it was said 76% to 92% of the way through, 7 of them
+#: before `_edge`'s last tenth (at most 30 s, which "at the end" keeps): out19's "near the end of the east gate video,
+#: what time was the last number 47 bus said to leave?" asked a line said at 464 s of 510, outside 480-510.
+NEAR_END_SHARE = 0.25
+
+
+def _near_end(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
+    return [(max(0.0, duration - max(_edge(duration), NEAR_END_SHARE * duration)), duration, duration)]
+
+
 def _middle(m: re.Match[str], duration: float) -> list[tuple[float, float, float | None]]:
     half = _edge(duration)
     return [(max(0.0, duration / 2 - half), min(duration, duration / 2 + half), duration / 2)]
@@ -322,6 +333,12 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     (re.compile(r"\b(?:second|2nd|last)\s+half\b"), _dur_needed(_second_half)),
     (
         re.compile(
+            r"\b(?:near|towards?)\s+the\s+(?:end|ending|close|finish)\b"
+        ),
+        _dur_needed(_near_end),
+    ),
+    (
+        re.compile(
             r"\b(?:at|in|near|towards?|by|during|around)\s+the\s+(?:very\s+)?"
             r"(?:end|ending|close|finish|last moments?)\b"
             r"|\b(?:final|last|closing) (?:moments?|seconds|frames?|stretch)\b"
@@ -388,6 +405,9 @@ def time_windows(
     [88.5]
     >>> [w.at_s for w in time_windows("near the end of the rabbit cartoon, around 2:15, what is in the box?", 160)]
     [135.0]
+    >>> [(w.start_s, w.end_s, w.at_s) for q in ("Near the end, what is said?", "At the very end, what is said?")
+    ...  for w in time_windows(q, 510)]  # its last quarter, its last 30 s
+    [(382.5, 510.0, 510.0), (480.0, 510.0, 510.0)]
     """
     text = said = number_words_to_digits(question)
     duration_s = float(duration_s) if duration_s is not None else None  # windows hold floats, even from an int
