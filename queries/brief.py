@@ -117,7 +117,7 @@ from queries.run import run_sql
 from queries.said_lists import listed
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
-from queries.signs import SIGN_LINES, Sign, folded, signs
+from queries.signs import SIGN_LINES, Sign, folded, signs, steady_lines
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
@@ -680,7 +680,9 @@ def evidence_brief(
     # a name speech recognition wrote as other words ('Falcon Dock and Dole'): searched for as it was heard too
     heard = heard_names(memory, vid, named, vocabulary | naming_words(memory, vid, named)) if vid is not None else {}
     searched = " ".join([named, *dict.fromkeys(s for spans in heard.values() for _, s in spans)])
-    groups = _hybrid_hits(memory, searched, vid, encoder, k, notes)
+    signed = _Signs(memory, noise)
+    groups = [(method, _one_read_a_line(hits, signed, k))
+              for method, hits in _hybrid_hits(memory, searched, vid, encoder, 2 * k, notes)]
     fused = _fused(groups)
     cosine = {(h.video_id, h.source, h.item_id): h.score for m, hs in groups if m == "semantic" for h in hs}
     keys = [(h.video_id, h.source, h.item_id) for h, _ in fused]
@@ -694,7 +696,6 @@ def evidence_brief(
         only = _only_video(memory)
         archive = only is None
         vid = only or (fused[0][0].video_id if fused else None)
-    signed = _Signs(memory, noise)
     items = [_finished(memory, hit_item("hit", h, s, match=relevance[key]))
              for (h, s), key in zip(fused, keys, strict=True)]
     windows: tuple[TimeWindow, ...] = ()
@@ -902,17 +903,45 @@ def _noise_marked(items: list[BriefItem], noise: _Noise) -> list[BriefItem]:
 
 #: The speech row that starts as a row ends, within half a second.
 class _Signs(dict[str, dict[int, Sign]]):
-    """video_id -> span_id -> the sign of the span (`queries.signs`, likely noise left out), read on first use."""
+    """video_id -> span_id -> the sign of the span (`queries.signs`, likely noise left out), read on first use; and
+    the line each span is one read of (`lines`)."""
 
     def __init__(self, memory: Memory, noise: "_Noise") -> None:
         super().__init__()
         self.memory, self.noise = memory, noise
+        self._lines: dict[str, dict[int, tuple[int, float, float]]] = {}
+
+    def _spans(self, video_id: str) -> list[dict[str, Any]]:
+        return [r for r in run_sql(self.memory, _SPANS_SQL, [video_id]).to_pylist()
+                if r["span_id"] not in self.noise[video_id]]
 
     def __missing__(self, video_id: str) -> dict[int, Sign]:
-        spans = [r for r in run_sql(self.memory, _SPANS_SQL, [video_id]).to_pylist()
-                 if r["span_id"] not in self.noise[video_id]]
-        self[video_id] = {i: s for s in signs(spans) for i in s.span_ids}
+        self[video_id] = {i: s for s in signs(self._spans(video_id)) for i in s.span_ids}
         return self[video_id]
+
+    def lines(self, video_id: str) -> dict[int, tuple[int, float, float]]:
+        """span_id -> (its line's first span_id, start_s, end_s) (`steady_lines`)."""
+        if video_id not in self._lines:
+            self._lines[video_id] = steady_lines(self._spans(video_id))
+        return self._lines[video_id]
+
+
+def _one_read_a_line(hits: list[TextHit], signed: _Signs, k: int) -> list[TextHit]:
+    """The first `k` hits, each line on screen once: its best-ranked read, as its first read (one item whichever
+    search found it) with the line's whole time. out19's side
+    board heading BAY 1, read 'BAY 1' and 'BAY1' by turns (eight spans), filled all six hits of "why is bay three
+    closed?", and the sentence that gives the reason ("... closed, because its shutter door is broken") was left
+    out of the brief."""
+    out: list[TextHit] = []
+    seen: set[tuple[str, int]] = set()
+    for h in hits:
+        if h.source == "ocr_spans" and (line := signed.lines(h.video_id).get(h.item_id)) is not None:
+            if (h.video_id, line[0]) in seen:
+                continue
+            seen.add((h.video_id, line[0]))
+            h = replace(h, item_id=line[0], start_s=line[1], end_s=line[2])
+        out.append(h)
+    return out[:k]
 
 
 def _finished(memory: Memory, item: BriefItem) -> BriefItem:

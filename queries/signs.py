@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SIGN_LINES", "Sign", "folded", "sign_head", "signs"]
+__all__ = ["SIGN_LINES", "Sign", "folded", "sign_head", "signs", "steady_lines"]
 
 #: What joins a sign's rows in its text.
 SIGN_LINES = " / "
@@ -90,6 +90,12 @@ def _steady(spans: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         before["end_s"] = max(float(before["end_s"]), float(r["end_s"]))
         before["_ids"] = (*before["_ids"], int(r["span_id"]))
     return out
+
+
+def steady_lines(spans: Sequence[Mapping[str, Any]]) -> dict[int, tuple[int, float, float]]:
+    """span_id -> (the first span_id, start_s, end_s) of the line it is one read of (`_steady`): the reads of a line
+    that stays on, each a span, are one text on screen for that whole time."""
+    return {i: (_ids(s)[0], float(s["start_s"]), float(s["end_s"])) for s in _steady(spans) for i in _ids(s)}
 
 
 def _ids(span: Mapping[str, Any]) -> tuple[int, ...]:

@@ -118,3 +118,15 @@ def test_a_changed_line_under_a_heading_is_found_on_its_own_line(minilm: Any, tm
         top = evidence_brief(mem, "what did the board on the right show right before it changed to BAY 1 BAKERS",
                              video_id="vA").best_match
     assert top is not None and top.text.endswith('"FLORISTS"'), top
+
+
+def test_a_line_read_by_turns_is_one_hit_with_its_whole_time(minilm: Any, tmp_path: Path) -> None:
+    """out19's side board heading BAY 1, read 'BAY 1' and 'BAY1' by turns (eight spans), filled the six search hits of
+    "why is bay three closed?", and the sentence giving the reason was left out of the brief."""
+    board = [(t, 3.5 * n, 3.5 * n + 3.0, 112.0) for n, t in enumerate(["BAY 1", "BAY1"] * 3)]
+    with open_memory(_board_memory(minilm, tmp_path, board), read_only=True) as mem:
+        brief = evidence_brief(mem, "Why will bay 1 be closed tomorrow in the mountains?", video_id="vA",
+                               encoder=minilm, digest_rows=0)
+    hits = [i for i in brief.items if i.kind == "hit"]
+    assert [(i.start_s, i.end_s) for i in hits if i.source == "ocr_spans"] == [(0.0, 20.5)], hits
+    assert any("Tomorrow it will rain" in i.text for i in hits), hits
