@@ -435,6 +435,11 @@ class Brief:
             # the bottom right (on from 0 s) and the caption that came up at 186 s of 198 at the bottom left, and
             # no mark; the model read out a line of speech
             came = {k: i for k, i in fits.items() if any(w.start_s <= (i.start_s or 0.0) for w in self.windows)}
+            if len(came) > 1 and any(w.at_s is not None for w in self.windows):
+                # near the end, the last of them: out15's caption window (the last quarter) also held the caption
+                # before it, GIANT SLALOM NOW 11:30
+                last = max(came.items(), key=lambda ki: ki[1].start_s or 0.0)
+                came = {last[0]: last[1]}
             fits = came if len(came) == 1 else fits
         return next(iter(fits.values())) if len(fits) == 1 else None
 

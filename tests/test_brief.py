@@ -1227,6 +1227,25 @@ def test_a_time_line_lists_the_text_nearest_its_instant_first() -> None:
             'screen: "NO ENTRY" (top, 18-21 s), "WARD 6" (top, 10-17 s); said: nothing' in brief_text(brief, 600))
 
 
+def test_near_the_end_the_last_caption_to_come_up_at_the_asked_place_is_marked() -> None:
+    """out15's "what does the caption at the bottom say near the end?": 'near the end' is the video's last quarter
+    (148.5-198 s), which held the caption before the last (GIANT SLALOM NOW 11:30, 150-156 s) as well as the last
+    (LAST CABIN UP 15:45, 186-193 s), and the camera label on all along."""
+    def span(i: int, a: float, b: float, text: str) -> BriefItem:
+        return BriefItem("window", "v", a, b, f'on-screen text: "{text}"', 0.9, "", (), "ocr_spans", i,
+                         place="bottom left" if i else "bottom right")
+
+    from queries.brief import VideoFacts
+
+    facts = VideoFacts("v", 198.0, [], {}, 3, 0, 3, {})
+    brief = Brief("what does the caption at the bottom say near the end?", "v",
+                  (span(0, 0, 197, "BASE CAM 1"), span(1, 150, 156, "Giant slalom now 11:30"),
+                   span(2, 186, 193, "Last cabin up 15:45")), facts=facts,
+                  windows=(TimeWindow(148.5, 198.0, "near the end", 198.0),))
+    top = brief.at_asked_place()
+    assert top is not None and top.item_id == 2, top
+
+
 def test_a_span_says_where_one_text_followed_another() -> None:
     """out15's "between 0:30 and 1:10, the temperature sign changed from what to what?" was answered with the
     sign's first and last texts of the video: the one that came up in the span was cut from the list. Each
