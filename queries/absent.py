@@ -42,6 +42,7 @@ from queries.question_words import (
     without_file_name,
 )
 from queries.run import run_sql
+from queries.signs import signs
 from queries.text_kinds import named_sources
 from queries.videos import video_paths
 
@@ -602,8 +603,18 @@ def _common_prefix(a: str, b: str) -> str:
 
 
 def _reads(memory: Memory, video_id: str, quoted: str) -> bool:
+    """Whether a text row of the video, or a sign read whole (its lines in order, `queries.signs`), reads `quoted`:
+    out17's "what did the sign on the right say before it changed to 'EXIT VIA ORCHARD LANE'?" got "nothing reads
+    it" beside the sign EXIT VIA / ORCHARD LANE, two lines."""
     folded = " ".join(re.findall(r"[a-z0-9]+", quoted.lower()))
-    return not folded or _count(memory, _QUOTE_SQL, video_id, folded) > 0
+    if not folded or _count(memory, _QUOTE_SQL, video_id, folded) > 0:
+        return True
+    spans = run_sql(memory, _SIGN_SPANS_SQL, [video_id]).to_pylist()
+    return any(folded in " ".join(re.findall(r"[a-z0-9]+", s.text.lower()))
+               for s in signs(spans) if len(s.span_ids) > 1)
+
+
+_SIGN_SPANS_SQL = "SELECT span_id, start_s, end_s, text, x1, x2, y1, y2 FROM ocr_spans WHERE video_id = ?"
 
 
 def _count(memory: Memory, sql: str, video_id: str, value: str) -> int:

@@ -985,16 +985,15 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
         if item.item_id not in sign.top_ids and any((item.kind, item.video_id, t) in shown for t in sign.top_ids):
             continue  # read on its heading's line
         # placed as the sign, not one of its lines, when its lines are the first at their place
-        rows = sign.text.count(SIGN_LINES) + 1
         out.append(replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"',
-                           line=None if (item.line or 1) <= rows else item.line))
+                           line=None if (item.line or 1) <= len(sign.span_ids) else item.line))
     return out
 
 
 def _sign_text(sign: Sign | None, text: str) -> str:
-    """The text of the sign of more lines that a span reading `text` is one of, else `text` (a span read apart from
-    its sign's rows, as a piece, keeps its own reading)."""
-    if sign is None or SIGN_LINES not in sign.text or folded(text) not in folded(sign.text):
+    """The text of the sign of more spans (lines, or pieces of one: out17's UMBRELLAS and TO CLOAKROOM, side by side)
+    that a span reading `text` is one of, else `text` (a span whose reading the sign's text does not hold keeps it)."""
+    if sign is None or len(sign.span_ids) < 2 or folded(text) not in folded(sign.text):
         return text
     return sign.text
 

@@ -130,3 +130,14 @@ def test_a_line_read_by_turns_is_one_hit_with_its_whole_time(minilm: Any, tmp_pa
     hits = [i for i in brief.items if i.kind == "hit"]
     assert [(i.start_s, i.end_s) for i in hits if i.source == "ocr_spans"] == [(0.0, 20.5)], hits
     assert any("Tomorrow it will rain" in i.text for i in hits), hits
+
+
+def test_a_quote_a_sign_reads_over_its_lines_is_read(minilm: Any, tmp_path: Path) -> None:
+    """out17's "what did the sign on the right say before it changed to 'EXIT VIA ORCHARD LANE'?" got "nothing reads
+    it" beside the sign EXIT VIA / ORCHARD LANE, two lines; a quote no line nor sign reads is still missing."""
+    from queries.absent import absent_from_video
+
+    with open_memory(_board_memory(minilm, tmp_path), read_only=True) as mem:
+        assert absent_from_video(mem, "vA", "What came up after 'BUS 47 EVERY 12 MIN'?").quoted == ()
+        assert absent_from_video(mem, "vA", "What came up after 'BUS 48 EVERY 12 MIN'?").quoted == (
+            "BUS 48 EVERY 12 MIN",)
