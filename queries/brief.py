@@ -117,7 +117,7 @@ from queries.run import run_sql
 from queries.said_lists import listed
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
-from queries.signs import SIGN_LINES, Sign, folded, signs, steady_lines
+from queries.signs import Sign, folded, signs, steady_lines
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
