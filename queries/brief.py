@@ -117,7 +117,7 @@ from queries.run import run_sql
 from queries.said_lists import listed
 from queries.screen_places import TEXT_NOUNS, asked_line, asked_place, line_fits, place_fits, video_span_places
 from queries.search import SOURCE_LABELS, Encoder, TextHit, fuse_ranks, keyword_search, search_texts
-from queries.signs import Sign, folded, signs, steady_lines
+from queries.signs import EDGE_S, SIGN_LINES, Sign, folded, signs, steady_lines
 from queries.summaries import video_summary
 from queries.text_kinds import SPEECH_QUESTION, SPOKEN, TEXT_QUESTION, named_sources, wanted_sources
 from queries.text_noise import noisy_spans
@@ -921,7 +921,13 @@ class _Signs(dict[str, dict[int, Sign]]):
                 if r["span_id"] not in self.noise[video_id]]
 
     def __missing__(self, video_id: str) -> dict[int, Sign]:
-        self[video_id] = {i: s for s in signs(self._spans(video_id)) for i in s.span_ids}
+        lines = self.lines(video_id)
+        # a sign whose lines are on together all its time; not a heading that stays while the line under it changes
+        # (out19's ICE DELIVERY over BAY 5, then BAY 2: the sign 'ICE DELIVERY / BAY 2' was on 70-112 s, not 0-112 s)
+        self[video_id] = {i: s for s in signs(self._spans(video_id))
+                          if all(abs(lines[i][1] - s.start_s) <= EDGE_S and abs(lines[i][2] - s.end_s) <= EDGE_S
+                                 for i in s.span_ids if i in lines)
+                          for i in s.span_ids}
         return self[video_id]
 
     def lines(self, video_id: str) -> dict[int, tuple[int, float, float]]:
@@ -974,6 +980,7 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
     A question that asks for one line ("the second line of the board") keeps the lines apart."""
     if asked_line(question) is not None:
         return items
+    items = _boards_then(items)
     shown = {(i.kind, i.video_id, i.item_id) for i in items if i.source == "ocr_spans"}
     out = []
     for item in items:
@@ -988,6 +995,29 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
         out.append(replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"',
                            line=None if (item.line or 1) <= len(sign.span_ids) else item.line))
     return out
+
+
+def _boards_then(items: list[BriefItem]) -> list[BriefItem]:
+    """The on-screen lines found next to one thing (order items of one anchor) at one place of the frame that are on
+    together, read as one text from the top on the first line's item: out19's side board kept its heading ICE DELIVERY
+    while BAY 5, then BAY 2, came under it, and "what was on the side board while the Tarrowgill auction room was
+    announced?" was answered ICE DELIVERY; test19's LIGHTHOUSE ENTRY had 15 DOLLARS BABIES FREE under it."""
+    groups: dict[tuple[str | None, str | None, str, float], list[BriefItem]] = {}
+    for i in items:
+        if i.kind == "order" and i.source == "ocr_spans" and i.place is not None and i.line is not None:
+            groups.setdefault((i.anchor, i.place, i.video_id, i.score), []).append(i)
+    joined: dict[int, BriefItem | None] = {}
+    for lines in groups.values():
+        if len(lines) < 2 or not all(a.overlaps(b.start_s, b.end_s) for a in lines for b in lines):
+            continue
+        ordered = sorted(lines, key=lambda i: i.line or 1)
+        board = SIGN_LINES.join(dict.fromkeys(shown_line(i) for i in ordered))
+        joined.update({id(i): None for i in ordered[1:]})
+        joined[id(ordered[0])] = replace(  # on together: the time all its lines were on
+            ordered[0], text=f'{labelled_line(ordered[0].text)[0]}: "{clip_text(board)}"',
+            line=None if ordered[0].line == 1 else ordered[0].line,
+            start_s=max(i.start_s or 0.0 for i in ordered), end_s=min(i.end_s or 0.0 for i in ordered))
+    return [joined.get(id(i), i) for i in items if joined.get(id(i), i) is not None]
 
 
 def _sign_text(sign: Sign | None, text: str) -> str:

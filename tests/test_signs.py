@@ -141,3 +141,23 @@ def test_a_quote_a_sign_reads_over_its_lines_is_read(minilm: Any, tmp_path: Path
         assert absent_from_video(mem, "vA", "What came up after 'BUS 47 EVERY 12 MIN'?").quoted == ()
         assert absent_from_video(mem, "vA", "What came up after 'BUS 48 EVERY 12 MIN'?").quoted == (
             "BUS 48 EVERY 12 MIN",)
+
+
+def test_a_heading_that_stays_reads_with_the_line_under_it_then(minilm: Any, tmp_path: Path) -> None:
+    """out19's fish hall board kept ICE DELIVERY while BAY 5, then BAY 2, came under it: its sign read 'ICE DELIVERY /
+    BAY 2' from the start, and "what was on the side board while the auction room was announced?" (BAY 5 then) was
+    answered ICE DELIVERY. The board while something is said is its lines on then; the heading alone is no sign of
+    the line that came up late under it."""
+    board = [("ICE DELIVERY", 0.0, 20.0, 112.0), ("BAY 2", 0.0, 7.5, 141.0), ("BAY 5", 8.0, 15.0, 141.0),
+             ("BAY 2", 15.5, 20.0, 141.0)]
+    spans = [{"span_id": k, "text": t, "start_s": a, "end_s": b, "x1": 500.0, "x2": 620.0, "y1": y, "y2": y + 26.0}
+             for k, (t, a, b, y) in enumerate(board)]
+    assert "ICE DELIVERY / BAY 2" in [s.text for s in signs(spans)]  # BAY 2 read before and after BAY 5
+    with open_memory(_board_memory(minilm, tmp_path, board), read_only=True) as mem:
+        brief = evidence_brief(mem, "What was on the board on the right while the rain in the mountains was forecast?",
+                               video_id="vA")
+        top = brief.best_match
+        assert top is not None and top.text.endswith('"ICE DELIVERY / BAY 5"') and (top.start_s, top.end_s) == (
+            8.0, 15.0), top
+        other = evidence_brief(mem, "What did the board on the right say first?", video_id="vA", digest_rows=0)
+        assert not any("BAY 2" in i.text for i in other.items if i.item_id == 0), other.items
