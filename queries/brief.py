@@ -1017,7 +1017,7 @@ def _boards_then(items: list[BriefItem]) -> list[BriefItem]:
             ordered[0], text=f'{labelled_line(ordered[0].text)[0]}: "{clip_text(board)}"',
             line=None if ordered[0].line == 1 else ordered[0].line,
             start_s=max(i.start_s or 0.0 for i in ordered), end_s=min(i.end_s or 0.0 for i in ordered))
-    return [joined.get(id(i), i) for i in items if joined.get(id(i), i) is not None]
+    return [j for i in items if (j := joined.get(id(i), i)) is not None]
 
 
 def _sign_text(sign: Sign | None, text: str) -> str:
