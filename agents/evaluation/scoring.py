@@ -105,6 +105,8 @@ def matches(answer_text: str, references: Sequence[str]) -> bool:
     (True, False)
     >>> matches("It is quillmoor_atrium_saturday.mp4.", ["atrium_saturday"]), matches("the lemons", ["lemon drizzle"])
     (True, False)
+    >>> matches("The next opening is at 1.30.", ["1:30"]), matches("It costs 1.30.", ["1:45"])
+    (True, False)
     """
     candidate = _words(_RANGE.sub(r"\1 \3 to \2 \3", answer_text))  # "24-49 s" states 24 s and 49 s
     if _states_accepted_time(answer_text, references):
@@ -202,6 +204,7 @@ _CURRENCY = {"$": "dollar", "\u20ac": "euro", "\u00a3": "pound"}
 
 def _words(text: str) -> list[str]:
     text = number_words_to_digits(text.replace("_", " "))  # "under 8" states "under eight"; file names' words
+    text = _DOTTED_CLOCK.sub(r"\1:\2", text)  # speech recognition writes "one thirty" as "1.30": 1:30
     text = _AMOUNT.sub(lambda m: f" {m.group(2)} {_CURRENCY[m.group(1)]} ", text)
     out = []
     for w in normalize_answer(text).split():
@@ -214,6 +217,8 @@ def _words(text: str) -> list[str]:
     return out
 
 
+#: A clock time written with a dot ("at 1.30", "until 17.45"), as speech recognition writes one said.
+_DOTTED_CLOCK = re.compile(r"\b([01]?\d|2[0-3])\.([0-5]\d)\b")
 #: A time's unit as answers write it: "90 seconds" states "90 s".
 _SECONDS = {"second": "s", "seconds": "s", "sec": "s", "secs": "s"}
 
