@@ -265,12 +265,21 @@ def order_items(
         relations.append(("while", _quoted_or(clause), _anchor_kinds(question, opening.start(), opening.end())))
     out: list[BriefItem] = []
     for relation, phrase, sources in relations[:2]:
+        # the words that say which video are no part of the thing: out20's "which announcement came just before the
+        # baby gecko news in the reptile house video?" found "Welcome to the Reptile House" (reptilehouse_tuesday.mp4)
+        phrase = _without_video(phrase)
         anchor = _anchor_hit(memory, vid, phrase, sources, encoder, at_place.get(phrase))
         kind = None  # the neighbour's kind: the anchor's own
-        if anchor is None and set(sources) != _KINDS and ":" not in relation and relation in _NEIGHBOUR_SQL:
+        if (anchor is None or not _shares_words(anchor.text, phrase)) and set(sources) != _KINDS \
+                and ":" not in relation and relation in _NEIGHBOUR_SQL:
             # "what does the voice say right before the book fair line?" with the line heard as "bookfare":
-            # the sign BOOK FAIR says when it was, and the line asked is the speech just before then
-            anchor, kind = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder), sources[0]
+            # the sign BOOK FAIR says when it was, and the line asked is the speech just before then. So too when
+            # the line found shares no word with the phrase (close in meaning only): out20's "which announcement came
+            # just before the baby gecko news?" (heard as "Melon remaving echo ...") found "Welcome to the Reptile
+            # House", and the sign NEW: 3 BABY GECKOS was on as the news was read
+            other = _anchor_hit(memory, vid, phrase, sorted(_KINDS), encoder)
+            if other is not None and (anchor is None or _shares_words(other.text, phrase)):
+                anchor, kind = other, sources[0]
         if anchor is None or _says_relation(anchor.text, relation, phrase):
             continue
         showings = _showings(memory, anchor) if relation in ("while", "at") else [anchor]
@@ -702,6 +711,27 @@ def _came_up_whole(best: TextHit, hits: Sequence[TextHit], places: dict[int, tup
     if best in found and held_at(best) == most:
         return best
     return min((h for h in found if held_at(h) == most), key=lambda h: h.start_s, default=best)
+
+
+def _shares_words(text: str, phrase: str) -> bool:
+    """Whether `text` holds a content word of `phrase` (any form: stems)."""
+    return bool(set(stems(content_words(text.lower()))) & set(stems(content_words(phrase.lower()))))
+
+
+def _without_video(phrase: str) -> str:
+    """`phrase` without the video it is said of, at its end.
+
+    >>> _without_video("baby gecko news in the reptile house video"), _without_video("the news of this clip")
+    ('baby gecko news', 'the news')
+    >>> _without_video("the video screen announcement")
+    'the video screen announcement'
+    """
+    return _VIDEO_TAIL.sub("", phrase) or phrase
+
+
+#: "... in the reptile house video", "... of this clip": the video a phrase is said of, at its end.
+_VIDEO_TAIL = re.compile(r"\s+(?:in|from|of|on)\s+(?:the\s+|this\s+|that\s+)?(?:[\w'-]+\s+){0,4}?"
+                         r"(?:video|clip|footage|recording|film)\b.*$", re.I)
 
 
 def _own_words(text: str) -> list[str]:
