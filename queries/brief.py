@@ -173,18 +173,27 @@ _TEXT_COUNT_ELSE = re.compile(
     re.I,
 )
 _CLAUSE_WORDS = (GRAMMAR_WORDS - {"of"}) | AUXILIARIES
+#: "how many different versions of the left-hand board appeared?" (out20 dev), "how many messages on the top strip":
+#: the texts one thing on screen showed, named after them.
+_VERSIONS_COUNT = re.compile(
+    rf"\bhow\s+many\s+(?:(?:different|distinct|separate)\s+)?(?:versions?|states?|variants?|texts?|messages?)\s+"
+    rf"(?:of|on|in)\s+(?:the|that|this)\s+(?:[\w-]+\s+){{0,3}}?(?:{TEXT_NOUNS}|boards?|strips?|bars?|boxe?s?)\b", re.I)
 
 
 def counts_texts(question: str) -> bool:
     """Whether a question counts different on-screen texts: "how many coloured captions pop up?", "how many
-    different signs appear on screen?", "how many messages does the top strip cycle through?"."""
+    different signs appear on screen?", "how many messages does the top strip cycle through?".
+
+    >>> counts_texts("How many different versions of the left-hand board appeared?"), counts_texts("How many boards?")
+    (True, False)
+    """
     q = re.sub(r"\bon[\s-]+screen\b", "on-screen", question, flags=re.I)
     for m in (*_TEXT_COUNT.finditer(q), *_SHOWN_COUNT.finditer(q)):
         between = m.group(1).lower()
         if not (set(between.split()) & _CLAUSE_WORDS or SPOKEN.search(between)
                 or object_categories(between, tuple(CATEGORY_WORDS))):
             return True
-    return bool(_TEXT_COUNT_ELSE.search(q))
+    return bool(_TEXT_COUNT_ELSE.search(q) or _VERSIONS_COUNT.search(q))
 
 
 #: "How many separate announcements does the speaker make?", "how many different things does the voice

@@ -126,7 +126,8 @@ _JUST = re.compile(r"right\s+(?:after|before|away|now|then|when|as|until|once)\b
 #: Where a text's side is named: "the labels on the right", "the list down the left side", "the right-hand
 #: column", "the left edge" (an adjective of a text noun, or after a preposition: then `_frame_follows`).
 _SIDE = re.compile(rf"\b(?P<after>on|at|to|along|down|up)\s+the\s+(left|right)(?:[\s-]+hand)?\b"
-                   rf"|\b(left|right)(?:[\s-]+hand)?[\s-]+(?:side|edge|margin|corner|column|panel|box|list|{TEXT_NOUNS})\b",
+                   rf"|\b(left|right)(?:[\s-]+hand)?[\s-]+(?:side|edge|margin|corner|column|panel|box|list|boards?|"
+                   rf"{TEXT_NOUNS})\b",
                    re.I)
 #: "the box in the corner", "the corner label": a corner, its level and side unsaid (after a preposition: then
 #: `_frame_follows`).
