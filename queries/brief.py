@@ -991,6 +991,7 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
         return items
     items = _boards_then(items)
     shown = {(i.kind, i.video_id, i.item_id) for i in items if i.source == "ocr_spans"}
+    read: set[tuple[str, int]] = set()  # (kind, id of the sign) of each sign read whole
     out = []
     for item in items:
         sign = signed[item.video_id].get(item.item_id) if item.source == "ocr_spans" and \
@@ -1000,6 +1001,9 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
             continue
         if item.item_id not in sign.top_ids and any((item.kind, item.video_id, t) in shown for t in sign.top_ids):
             continue  # read on its heading's line
+        if (item.kind, id(sign)) in read:
+            continue  # another of its lines read it already (out20's OPEN 2:00 - 4:00 and TICKETS 3.00, both hits)
+        read.add((item.kind, id(sign)))
         # placed as the sign, not one of its lines, when its lines are the first at their place
         out.append(replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"',
                            line=None if (item.line or 1) <= len(sign.span_ids) else item.line))

@@ -161,3 +161,15 @@ def test_a_heading_that_stays_reads_with_the_line_under_it_then(minilm: Any, tmp
             8.0, 15.0), top
         other = evidence_brief(mem, "What did the board on the right say first?", video_id="vA", digest_rows=0)
         assert not any("BAY 2" in i.text for i in other.items if i.item_id == 0), other.items
+
+
+def test_a_sign_found_by_two_of_its_lines_is_read_once(minilm: Any, tmp_path: Path) -> None:
+    """out20's three-line board FEEDING PLATFORM / OPEN 2:00 - 4:00 / TICKETS 3.00 was found by its second and third
+    lines, and shown whole twice."""
+    board = [("FEEDING PLATFORM", 10.0, 16.0, 112.0), ("OPEN 2:00 - 4:00", 10.0, 16.0, 141.0),
+             ("TICKETS 3.00", 10.0, 16.0, 170.0)]
+    with open_memory(_board_memory(minilm, tmp_path, board), read_only=True) as mem:
+        brief = evidence_brief(mem, "Is it open from 2:00 to 4:00, and are tickets 3.00?", video_id="vA",
+                               encoder=minilm, digest_rows=0)
+    hits = [i.text for i in brief.items if i.kind == "hit" and i.source == "ocr_spans"]
+    assert hits == ['on-screen text: "FEEDING PLATFORM / OPEN 2:00 - 4:00 / TICKETS 3.00"'], hits
