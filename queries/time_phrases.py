@@ -349,7 +349,8 @@ _RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
     ),
     (
         re.compile(
-            r"\b(?:at|in|near|towards?|during|from)\s+the\s+(?:very\s+)?(?:start|beginning|outset|opening)\b"
+            r"\b(?:at|in|near|towards?|during|from)\s+the\s+(?:very\s+)?(?:start|beginning|outset|"
+            r"opening(?!\s+(?:hours?|times?|days?|dates?|ceremony|line)\b))\b"
             r"|\b(?:very\s+)?first\s+(?:frame|moments?|seconds)\b|\binitially\b|\bat first\b"
             r"|\bopening (?:shot|scene|frame)\b"
             r"|\bwhen the (?:video|clip) (?:starts|begins)\b"
