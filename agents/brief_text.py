@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
@@ -320,6 +321,22 @@ def _in_timeline(item: BriefItem, whole: bool) -> bool:
     return item.source in sources and item.start_s is not None and item.kind != "count"
 
 
+def clock_read(text: str) -> str:
+    """`text` with each clock time speech recognition wrote as one number after a word of time ("leaves at 615",
+    "the next opening at 440") read out after it: out19's "what time was the last number 47 bus said to leave?" got
+    "615", and out20 dev's last shuttle "440", for six fifteen and four forty.
+
+    >>> clock_read("The last number 47 bus leaves at 615."), clock_read("Room 615 is at 1230 or until 975.")
+    ('The last number 47 bus leaves at 615 (6:15).', 'Room 615 is at 1230 (12:30) or until 975.')
+    """
+    return _CLOCK_AS_NUMBER.sub(lambda m: f"{m.group(0)} ({int(m.group(2))}:{m.group(3)})", text)
+
+
+#: A clock time written as one number after a word of time: 'at 615', 'until 1230' (hours 1-23, minutes 00-59).
+_CLOCK_AS_NUMBER = re.compile(r"\b(at|until|till|by|from|before|after)\s+([1-9]|1\d|2[0-3])([0-5]\d)\b(?![\d:.,]\d)",
+                              re.I)
+
+
 def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None, *, plain: bool = False) -> str:
     """The item's prompt line: its span and text with its ordinal, place, noise and context; `plain`, a
     text row as the timeline of a video shown whole has it, without what the search added for the
@@ -334,6 +351,8 @@ def _line(item: BriefItem, brief: Brief | None = None, nth: str | None = None, *
     if tags and label and lead is not None:
         at = len(lead) + len(label)
         text = f"{text[:at]} {' '.join(tags)}{text[at:]}"
+    if item.source == "transcript":
+        text = clock_read(text)
     if item.noise is not None:
         text += f" (likely OCR noise: {item.noise})"
     if item.context is not None and not plain:
