@@ -490,6 +490,16 @@ def test_a_doer_is_not_missing_where_the_video_says_the_act(tmp_path: Path) -> N
         assert librarian.words == ("librarian",) and librarian.look_alike == ("library",)
 
 
+def _unstated_kinds(minilm: Any, tmp_path: Path, monkeypatch: Any, speech: list[tuple[int, float, float, str]],
+                    asked: dict[str, str | None]) -> None:
+    """Over vA with `speech`, each question of `asked` gets the unstated kind given (None: answerable)."""
+    from tests.test_brief import _va_speech
+
+    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
+        got = {q: unstated_value(mem, "vA", q, CATS).unstated or None for q in asked}
+    assert got == asked
+
+
 def test_a_colour_floor_or_phone_number_nothing_about_the_subject_gives(
     minilm: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
@@ -498,21 +508,16 @@ def test_a_colour_floor_or_phone_number_nothing_about_the_subject_gives(
     of the sentence speech recognition split, that states one keeps the question answerable: out18's "what
     colour was the case of the sunglasses found in the waiting area?" ("... sunglasses in a red case has been"
     | "found in the waiting area.")."""
-    from tests.test_brief import _va_speech
-
     speech = [(0, 1.0, 3.5, "Taxis are available from rank A outside the main doors."),
               (1, 7.0, 9.0, "A pair of sunglasses in a red case has been"),
               (2, 9.3, 10.5, "found in the waiting area."),
               (3, 14.0, 15.0, "The eye unit is open until five today."),
               (4, 18.0, 19.5, "The pharmacy is on the second floor, phone 01632 960 123.")]
-    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
-        assert unstated_value(mem, "vA", "what colour are the taxis at rank A?", CATS).unstated == "colour"
-        found = "What colour was the case of the sunglasses found in the waiting area?"
-        assert unstated_value(mem, "vA", found, CATS) == Absent()
-        assert unstated_value(mem, "vA", "Which floor is the eye unit on?", CATS).unstated == "floor"
-        assert unstated_value(mem, "vA", "Which floor is the pharmacy on?", CATS) == Absent()
-        assert unstated_value(mem, "vA", "What's the phone number for the eye unit?", CATS).unstated == "phone number"
-        assert unstated_value(mem, "vA", "what's the phone number of the pharmacy", CATS) == Absent()
+    _unstated_kinds(minilm, tmp_path, monkeypatch, speech, {
+        "what colour are the taxis at rank A?": "colour",
+        "What colour was the case of the sunglasses found in the waiting area?": None,
+        "Which floor is the eye unit on?": "floor", "Which floor is the pharmacy on?": None,
+        "What's the phone number for the eye unit?": "phone number", "what's the phone number of the pharmacy": None})
 
 
 def test_an_age_or_a_duration_nothing_about_the_subject_gives(
@@ -521,17 +526,12 @@ def test_an_age_or_a_duration_nothing_about_the_subject_gives(
     """out19's "how old is the lost boy Tobias?" and "how long will the broken cash machine take to fix?" were answered
     with the sentence about each, which gives no age and no time. An age said any way ("nobody under ten", "turning
     eleven") or a stretch of time or its end ("about thirty minutes", "until two") keeps the question answerable."""
-    from tests.test_brief import _va_speech
-
     speech = [(0, 1.0, 3.5, "Would the parents of a young boy called Tobias come to the lost children point."),
               (1, 5.0, 7.0, "The cash machine inside the east gate is out of order."),
               (2, 9.0, 11.0, "Nobody under ten may go on the zip wire alone."),
               (3, 13.0, 15.0, "The wait for the big wheel is about thirty minutes."),
               (4, 17.0, 19.0, "Free sun cream is handed out at the kiosk until two.")]
-    with open_memory(_va_speech(minilm, tmp_path, speech, monkeypatch), read_only=True) as mem:
-        assert unstated_value(mem, "vA", "How old is the lost boy Tobias?", CATS).unstated == "age"
-        assert unstated_value(mem, "vA", "how old do you need to be for the zip wire?", CATS) == Absent()
-        broken = "how long will the broken cash machine take to fix?"
-        assert unstated_value(mem, "vA", broken, CATS).unstated == "duration"
-        assert unstated_value(mem, "vA", "how long's the wait for the big wheel?", CATS) == Absent()
-        assert unstated_value(mem, "vA", "how long do they keep handing out free sun cream?", CATS) == Absent()
+    _unstated_kinds(minilm, tmp_path, monkeypatch, speech, {
+        "How old is the lost boy Tobias?": "age", "how old do you need to be for the zip wire?": None,
+        "how long will the broken cash machine take to fix?": "duration",
+        "how long's the wait for the big wheel?": None, "how long do they keep handing out free sun cream?": None})
