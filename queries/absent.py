@@ -403,7 +403,11 @@ def unstated_value(memory: Memory, video_id: str, question: str, categories: Seq
     found = run_sql(memory, _NEAR_SQL, [video_id, about]).to_pylist()
     near = [str(r["raw"]) for r in found]
     if compound := _compound(question, held):
-        near = near if any(_holds_all(text, compound) for text in _sentences(found)) else []
+        # of three words or more, its last two name the thing (the first may describe it): out20's "what is the name
+        # of the new grey seal pup?" was noted unstated beside "Nimbus the seal pup will be weighed ...", no row
+        # saying 'grey'
+        named = (compound, compound[-2:]) if len(compound) > 2 else (compound,)
+        near = near if any(_holds_all(text, c) for c in named for text in _sentences(found)) else []
     if kind == "name":
         gives = any(_may_name(t, question) for t in near)
     else:

@@ -535,3 +535,13 @@ def test_an_age_or_a_duration_nothing_about_the_subject_gives(
         "How old is the lost boy Tobias?": "age", "how old do you need to be for the zip wire?": None,
         "how long will the broken cash machine take to fix?": "duration",
         "how long's the wait for the big wheel?": None, "how long do they keep handing out free sun cream?": None})
+
+
+def test_a_thing_of_three_words_is_named_by_its_last_two(minilm: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """out20's "what is the name of the new grey seal pup?" was noted unstated beside "Nimbus the seal pup will be
+    weighed ...": no row said 'grey seal pup' whole ('grey' was said of a heron)."""
+    speech = [(0, 1.0, 3.5, "Please welcome Nimbus, our seal pup, weighed at three."),
+              (1, 8.0, 10.0, "The seal keeper is at the pier."),
+              (2, 15.0, 17.0, "The grey heron is fed by the pond.")]
+    _unstated_kinds(minilm, tmp_path, monkeypatch, speech, {
+        "What is the name of the new grey seal pup?": None, "What is the name of the seal keeper?": "name"})
