@@ -924,10 +924,14 @@ class _Signs(dict[str, dict[int, Sign]]):
         super().__init__()
         self.memory, self.noise = memory, noise
         self._lines: dict[str, dict[int, tuple[int, float, float]]] = {}
+        self._read: dict[str, list[dict[str, Any]]] = {}
 
     def _spans(self, video_id: str) -> list[dict[str, Any]]:
-        return [r for r in run_sql(self.memory, _SPANS_SQL, [video_id]).to_pylist()
-                if r["span_id"] not in self.noise[video_id]]
+        """The video's spans, likely noise left out, read once for its signs and its lines."""
+        if video_id not in self._read:
+            self._read[video_id] = [r for r in run_sql(self.memory, _SPANS_SQL, [video_id]).to_pylist()
+                                    if r["span_id"] not in self.noise[video_id]]
+        return self._read[video_id]
 
     def __missing__(self, video_id: str) -> dict[int, Sign]:
         lines = self.lines(video_id)
@@ -976,7 +980,12 @@ def _finished(memory: Memory, item: BriefItem) -> BriefItem:
     said = goes_on(memory, item.video_id, text, item.end_s)
     if said == text:
         return item
-    return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(said)}"')
+    return _reading(item, said)
+
+
+def _reading(item: BriefItem, text: str) -> BriefItem:
+    """`item` with its quoted line replaced by `text`, its label kept ('on-screen text (right) while ...')."""
+    return replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(text)}"')
 
 
 def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list[BriefItem]:
@@ -1005,8 +1014,8 @@ def _one_per_sign(items: list[BriefItem], signed: _Signs, question: str) -> list
             continue  # another of its lines read it already (out20's OPEN 2:00 - 4:00 and TICKETS 3.00, both hits)
         read.add((item.kind, id(sign)))
         # placed as the sign, not one of its lines, when its lines are the first at their place
-        out.append(replace(item, text=f'{labelled_line(item.text)[0]}: "{clip_text(sign.text)}"',
-                           line=None if (item.line or 1) <= len(sign.span_ids) else item.line))
+        line = None if (item.line or 1) <= len(sign.span_ids) else item.line
+        out.append(replace(_reading(item, sign.text), line=line))
     return out
 
 
@@ -1027,8 +1036,7 @@ def _boards_then(items: list[BriefItem]) -> list[BriefItem]:
         board = SIGN_LINES.join(dict.fromkeys(shown_line(i) for i in ordered))
         joined.update({id(i): None for i in ordered[1:]})
         joined[id(ordered[0])] = replace(  # on together: the time all its lines were on
-            ordered[0], text=f'{labelled_line(ordered[0].text)[0]}: "{clip_text(board)}"',
-            line=None if ordered[0].line == 1 else ordered[0].line,
+            _reading(ordered[0], board), line=None if ordered[0].line == 1 else ordered[0].line,
             start_s=max(i.start_s or 0.0 for i in ordered), end_s=min(i.end_s or 0.0 for i in ordered))
     return [j for i in items if (j := joined.get(id(i), i)) is not None]
 

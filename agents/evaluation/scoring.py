@@ -58,12 +58,13 @@ def states_time_in(answer_text: str, window: tuple[float, float]) -> bool:
     >>> states_time_in("46.93 s", (47.0, 53.5)), states_time_in("45.5 s", (47.0, 53.5))
     (True, False)
     """
+    return any(window[0] - TIME_SLACK_S <= t <= window[1] + TIME_SLACK_S for t in _stated_times(answer_text))
+
+
+def _stated_times(answer_text: str) -> list[float]:
+    """The times of the video an answer states, in seconds, each end of a span too ("24.6-28.7 s")."""
     text = _RANGE.sub(r"\1 \3 to \2 \3", answer_text)
-    for m in _TIME.finditer(text):
-        t = parse_seconds(m.group(1)) if m.group(1) else float(m.group(2))
-        if window[0] - TIME_SLACK_S <= t <= window[1] + TIME_SLACK_S:
-            return True
-    return False
+    return [parse_seconds(m.group(1)) if m.group(1) else float(m.group(2)) for m in _TIME.finditer(text)]
 
 
 #: How far outside a question's time window a stated time still counts (`states_time_in`), in seconds.
@@ -144,9 +145,7 @@ def _states_accepted_time(answer_text: str, references: Sequence[str]) -> bool:
             accepted.append(float(m.group(1)))
     if not accepted:
         return False
-    text = _RANGE.sub(r"\1 \3 to \2 \3", answer_text)
-    stated = [parse_seconds(m.group(1)) if m.group(1) else float(m.group(2)) for m in _TIME.finditer(text)]
-    return any(abs(t - a) < TIME_SLACK_S for t in stated for a in accepted)
+    return any(abs(t - a) < TIME_SLACK_S for t in _stated_times(answer_text) for a in accepted)
 
 
 #: How accepted times are written: '1:05' (or '0:01:05'), '65 s' / '65 seconds', and bare '65'.
